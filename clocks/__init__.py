@@ -1,0 +1,1 @@
+"""Board clocks: the pure clock core (``clocks.clock``) and its Channels shell."""

@@ -1,0 +1,580 @@
+"""The pure board clock: events in, new states out, time always passed in by the caller.
+
+Store, not tick: a state keeps, per side, the time used in finished turns (plus increments and
+arbiter adjustments), whose turn it is and when the turn's running stretch began. Remaining time
+is derived from the ``now_ms`` the caller passes, so the state only changes on events and any
+process can compute the same answer. Flags are derived too: a state looked at at or after a
+side's deadline shows that side flagged at exactly the deadline (``at``). docs/clock.md has the
+state diagram and the rules decisions.
+
+>>> clock = ClockState.new(TimeControl.parse("600+5")).start(0)
+>>> result = clock.press(Side.A, 0, 12_000)
+>>> result.press
+Press(number=1, side=<Side.A: 'A'>, at_ms=12000, remaining_ms=593000)
+>>> result.state.snapshot(20_000)["remaining_ms"]
+{'A': 593000, 'B': 592000}
+>>> result.state.at(612_000).status
+<Status.B_FLAGGED: 'b_flagged'>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from clocks.timecontrol import DEFAULT_TIME_CONTROL, TimeControl, TimeControlError
+
+__all__ = [
+    "AdjustKind", "AlreadyStartedError", "ArbiterAction", "ClockError", "ClockFinishedError",
+    "ClockState", "Finish", "FinishKind", "IgnoredReason", "InvalidAmountError",
+    "MissingArgumentError", "NegativeTimeError", "NotPausedError", "NotRunningError",
+    "NotStartedError", "NothingToCorrectError", "Press", "PressResult", "Side", "SideClock",
+    "SideFlaggedError", "Status", "TimeControl", "TimeControlError",
+]  # fmt: skip
+
+
+class Side(StrEnum):
+    """``A`` plays first, ``B`` second (the seats of the game record)."""
+
+    A = "A"
+    B = "B"
+
+    @property
+    def other(self) -> Side:
+        return Side.B if self is Side.A else Side.A
+
+
+class Status(StrEnum):
+    """What a clock shows; derived from the stored fields, never stored itself."""
+
+    NOT_STARTED = "not_started"
+    RUNNING_A = "running_a"
+    RUNNING_B = "running_b"
+    PAUSED = "paused"
+    A_FLAGGED = "a_flagged"  # A's time ran out, B plays alone
+    B_FLAGGED = "b_flagged"  # B's time ran out, A plays alone
+    BOTH_FLAGGED = "both_flagged"
+    FINISHED = "finished"
+
+
+class IgnoredReason(StrEnum):
+    """Why a press changed nothing: normal network races, so reported, not raised."""
+
+    FINISHED = "finished"
+    NOT_STARTED = "not_started"
+    PAUSED = "paused"
+    STALE = "stale"  # the client saw an older press number: a duplicate or a delayed press
+    AHEAD = "ahead"  # the client claims a press number the server has not reached
+    FLAGGED = "flagged"  # the pressing side's time has run out
+    NOT_YOUR_TURN = "not_your_turn"
+
+
+class AdjustKind(StrEnum):
+    ADD = "add"
+    SUBTRACT = "subtract"
+    SET = "set"
+
+
+class FinishKind(StrEnum):
+    COMPLETED = "completed"
+    RESIGNED = "resigned"
+    ARBITER = "arbiter"
+
+
+class ClockError(Exception):
+    """An illegal clock command (arbiter or programming error); the message says why."""
+
+
+class AlreadyStartedError(ClockError):
+    """``start`` on a clock that has already started."""
+
+
+class NotStartedError(ClockError):
+    """A command that needs a started clock (a correction, handing over the turn)."""
+
+
+class NotRunningError(ClockError):
+    """``pause`` when no clock runs (not started, paused, both flagged)."""
+
+
+class NotPausedError(ClockError):
+    """``resume`` when the clock is not paused."""
+
+
+class ClockFinishedError(ClockError):
+    """Any command after ``finish``: a finished clock is final."""
+
+
+class NegativeTimeError(ClockError):
+    """An adjustment that would leave a side with less than zero time."""
+
+
+class InvalidAmountError(ClockError, ValueError):
+    """An adjustment amount that is not a whole, non-negative number of milliseconds."""
+
+
+class MissingArgumentError(ClockError, ValueError):
+    """A reason, the side to move or the resigning side was required but not given."""
+
+
+class SideFlaggedError(ClockError):
+    """The turn was given to a side whose time has run out (add time to it first)."""
+
+
+class NothingToCorrectError(ClockError):
+    """A correction giving the turn to the side that already has it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideClock:
+    """One side's ledger: remaining = base + increments + adjustments - used - current turn."""
+
+    used_ms: int = 0  # time charged for finished (or interrupted) turns
+    increments_ms: int = 0  # Fischer increments granted
+    adjustments_ms: int = 0  # net arbiter adjustments (negative when time was taken away)
+    flagged_at_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A completed turn: the press number it produced and the side's time left after it."""
+
+    number: int
+    side: Side
+    at_ms: int
+    remaining_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    kind: FinishKind
+    at_ms: int
+    side: Side | None  # who resigned; for an arbiter decision the side concerned, if any
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArbiterAction:
+    """An adjustment (``add``/``subtract``/``set``) or a ``correct``ion, kept with its reason."""
+
+    kind: str
+    at_ms: int
+    side: Side | None  # the side whose time changed (None for a correction)
+    delta_ms: int  # the change of that side's remaining time
+    turn: Side | None  # the side to move afterwards
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PressResult:
+    """The outcome of a press: accepted with its ``Press`` record, or ignored with the reason."""
+
+    state: ClockState
+    press: Press | None
+    ignored: IgnoredReason | None
+
+    @property
+    def accepted(self) -> bool:
+        return self.ignored is None
+
+
+_FRESH = SideClock()
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """An immutable clock. Every event method takes ``now_ms`` and returns a new state.
+
+    A ``now_ms`` earlier than the last change is treated as the time of the last change: server
+    processes may disagree by a few milliseconds, and time never runs backwards inside a clock.
+    """
+
+    time_control: TimeControl = DEFAULT_TIME_CONTROL
+    a: SideClock = _FRESH
+    b: SideClock = _FRESH
+    turn: Side | None = None  # the side to move; None before start, when both flagged, finished
+    paused: bool = False
+    turn_started_ms: int | None = None  # start of the turn's current running stretch
+    turn_elapsed_ms: int = 0  # the turn's time before that stretch (a pause splits a turn)
+    started_at_ms: int | None = None
+    updated_ms: int | None = None  # time of the last change
+    press_number: int = 0  # completed turns: what a client sends with a press
+    version: int = 0  # every change: what clients order snapshots by
+    presses: tuple[Press, ...] = ()
+    log: tuple[ArbiterAction, ...] = ()
+    finished: Finish | None = None
+
+    @classmethod
+    def new(cls, time_control: TimeControl | str = DEFAULT_TIME_CONTROL) -> ClockState:
+        """A clock not started yet, with a ``TimeControl`` or its notation (``'600d10'``)."""
+        if isinstance(time_control, str):
+            time_control = TimeControl.parse(time_control)
+        return cls(time_control=time_control)
+
+    # -- derived views -------------------------------------------------------------------------
+
+    @property
+    def running(self) -> Side | None:
+        """The side whose clock runs now (as stored: call ``at`` first to apply due flags)."""
+        return None if self.paused else self.turn
+
+    @property
+    def status(self) -> Status:
+        if self.finished is not None:
+            return Status.FINISHED
+        if self.started_at_ms is None:
+            return Status.NOT_STARTED
+        if self.paused:
+            return Status.PAUSED
+        a_flag, b_flag = self.a.flagged_at_ms is not None, self.b.flagged_at_ms is not None
+        if a_flag or b_flag:
+            return (
+                Status.BOTH_FLAGGED
+                if a_flag and b_flag
+                else (Status.A_FLAGGED if a_flag else Status.B_FLAGGED)
+            )
+        return Status.RUNNING_A if self.turn is Side.A else Status.RUNNING_B
+
+    def side(self, side: Side | str) -> SideClock:
+        return self.a if Side(side) is Side.A else self.b
+
+    def flagged(self, side: Side | str) -> bool:
+        return self.side(side).flagged_at_ms is not None
+
+    def remaining_ms(self, side: Side | str, now_ms: int) -> int:
+        """``side``'s time left at ``now_ms`` (never negative: due flags are applied first)."""
+        state, now = self._prepare(now_ms)
+        return state._remaining(Side(side), now)
+
+    def next_deadline_ms(self) -> int | None:
+        """When the running side flags unless something happens first: the flag timer's alarm.
+
+        None when no clock runs. May lie in the past for a stored state nobody has looked at
+        since: the caller then applies the flag with ``at``.
+        """
+        if self.running is None or self.turn_started_ms is None:
+            return None
+        left = self._allowance(self.running) - self.side(self.running).used_ms
+        budget = left + self.time_control.delay_ms
+        return self.turn_started_ms + max(0, budget)
+
+    def at(self, now_ms: int) -> ClockState:
+        """This clock as seen at ``now_ms``: every flag due by then applied at its exact deadline.
+
+        Deterministic whoever asks and whenever: the flag time is the deadline, not the moment
+        of asking, and each flag counts as one change (version + 1).
+        """
+        return self._prepare(now_ms)[0]
+
+    def snapshot(self, now_ms: int) -> dict[str, Any]:
+        """A JSON-able view for broadcasting; clients display it and interpolate until the next."""
+        state, now = self._prepare(now_ms)
+        finish = state.finished
+        return {
+            "version": state.version,
+            "server_time_ms": now,
+            "status": state.status.value,
+            "running": _value(state.running),
+            "turn": _value(state.turn),
+            "paused": state.paused,
+            "press_number": state.press_number,
+            "remaining_ms": {s.value: state._remaining(s, now) for s in Side},
+            "delay_left_ms": max(0, state.time_control.delay_ms - state._turn_elapsed(now))
+            if state.turn is not None else 0,
+            "deadline_ms": state.next_deadline_ms(),
+            "flags": {s.value: state.side(s).flagged_at_ms for s in Side},
+            "finished": None if finish is None else {
+                "kind": finish.kind.value, "at_ms": finish.at_ms,
+                "side": _value(finish.side), "reason": finish.reason,
+            },
+            "time_control": str(state.time_control),
+        }  # fmt: skip
+
+    # -- events --------------------------------------------------------------------------------
+
+    def start(self, now_ms: int) -> ClockState:
+        """Start the game: A's clock runs first."""
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        if state.started_at_ms is not None:
+            raise AlreadyStartedError(f"the clock started at {state.started_at_ms} ms already")
+        started = replace(state, started_at_ms=now, turn=Side.A, turn_started_ms=now)
+        return started._changed(now)
+
+    def press(self, side: Side | str, press_number: int, now_ms: int) -> PressResult:
+        """``side`` ends its turn; ``press_number`` is the press number its client last saw.
+
+        A duplicate, delayed or out-of-turn press returns this very state with the reason, since
+        such presses are normal network races. An accepted press completes a turn: the increment
+        or delay applies, the press number goes up and the turn passes to the opponent, or stays
+        with ``side`` (a new turn) while the opponent is flagged.
+        """
+        side = Side(side)
+        if type(press_number) is not int:
+            raise TypeError(f"press_number must be an int, got {press_number!r}")
+        state, now = self._prepare(now_ms)
+        ignored = state._press_refusal(side, press_number)
+        if ignored is not None:
+            return PressResult(self, None, ignored)
+        tc = state.time_control
+        clock = state.side(side)
+        clock = replace(
+            clock,
+            used_ms=clock.used_ms + state._turn_cost(now),
+            increments_ms=clock.increments_ms + tc.increment_ms,
+        )
+        number = state.press_number + 1
+        press = Press(number, side, now, state._allowance(side) - clock.used_ms + tc.increment_ms)
+        after = replace(
+            state._with(side, clock), press_number=number, presses=(*state.presses, press),
+            turn=side if state.flagged(side.other) else side.other,
+            turn_started_ms=now, turn_elapsed_ms=0,
+        )  # fmt: skip
+        return PressResult(after._changed(now), press, None)
+
+    def pause(self, now_ms: int) -> ClockState:
+        """Stop the running clock, remembering whose turn resumes (and how much of it is gone)."""
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        if state.running is None or state.turn_started_ms is None:
+            raise NotRunningError(f"cannot pause: no clock is running ({state.status.value})")
+        paused = replace(
+            state, paused=True, turn_started_ms=None, turn_elapsed_ms=state._turn_elapsed(now)
+        )
+        return paused._changed(now)
+
+    def resume(self, now_ms: int) -> ClockState:
+        """Restart the paused side's clock where its turn left off."""
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        if not state.paused:
+            raise NotPausedError(f"cannot resume: the clock is not paused ({state.status.value})")
+        return replace(state, paused=False, turn_started_ms=now)._changed(now)
+
+    def adjust(
+        self,
+        side: Side | str,
+        kind: AdjustKind | str,
+        amount_ms: int,
+        now_ms: int,
+        *,
+        reason: str,
+        turn: Side | str | None = None,
+    ) -> ClockState:
+        """Add, subtract or set ``side``'s remaining time (arbiter), with a reason.
+
+        Adding time to a flagged side un-flags it; the arbiter must then say with ``turn`` which
+        side is to move afterwards. ``turn`` may also be given without an un-flag.
+        """
+        side, kind = Side(side), AdjustKind(kind)
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        reason = _require_reason(reason, "an adjustment")
+        if type(amount_ms) is not int or amount_ms < 0:
+            raise InvalidAmountError(
+                f"the amount must be a whole, non-negative number of ms, got {amount_ms!r}"
+            )
+        before = state._remaining(side, now)
+        after = {"add": before + amount_ms, "subtract": before - amount_ms, "set": amount_ms}[kind]
+        if after < 0:
+            raise NegativeTimeError(
+                f"cannot {kind.value} {amount_ms} ms: {side.value} has {before} ms left"
+            )
+        clock = state.side(side)
+        clock = replace(clock, adjustments_ms=clock.adjustments_ms + after - before)
+        unflags = clock.flagged_at_ms is not None and after > 0
+        if unflags:
+            clock = replace(clock, flagged_at_ms=None)
+        if unflags and turn is None:
+            raise MissingArgumentError(
+                f"un-flagging {side.value} needs the side to move afterwards (turn='A' or 'B')"
+            )
+        adjusted = state._with(side, clock)
+        if turn is not None:
+            adjusted = adjusted._hand_turn(Side(turn), now)
+        entry = ArbiterAction(kind.value, now, side, after - before, adjusted.turn, reason)
+        return replace(adjusted, log=(*adjusted.log, entry))._changed(now)
+
+    def correct(self, turn: Side | str, now_ms: int, *, reason: str) -> ClockState:
+        """Give the turn to ``turn`` from now on (a wrong press). Counters are not rewound."""
+        turn = Side(turn)
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        reason = _require_reason(reason, "a correction")
+        if turn is state.turn:
+            raise NothingToCorrectError(f"{turn.value} already has the turn")
+        corrected = state._hand_turn(turn, now)
+        entry = ArbiterAction("correct", now, None, 0, turn, reason)
+        return replace(corrected, log=(*corrected.log, entry))._changed(now)
+
+    def finish(
+        self,
+        kind: FinishKind | str,
+        now_ms: int,
+        *,
+        reason: str = "",
+        side: Side | str | None = None,
+    ) -> ClockState:
+        """Stop the clock for good: the game is completed, ``side`` resigned, or the arbiter ended
+        it (a reason is then required). The running turn's time is charged, with no increment."""
+        kind = FinishKind(kind)
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        if kind is FinishKind.RESIGNED and side is None:
+            raise MissingArgumentError("a resignation needs the side that resigned")
+        if kind is FinishKind.ARBITER:
+            reason = _require_reason(reason, "an arbiter's decision")
+        ended = state._end_turn(now)
+        finish = Finish(kind, now, None if side is None else Side(side), reason.strip())
+        return replace(ended, paused=False, finished=finish)._changed(now)
+
+    # -- persistence ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to rebuild this state (``from_dict``), as JSON-able values."""
+        return {
+            "time_control": str(self.time_control),
+            "a": _fields(self.a), "b": _fields(self.b),
+            "turn": _value(self.turn), "paused": self.paused,
+            "turn_started_ms": self.turn_started_ms, "turn_elapsed_ms": self.turn_elapsed_ms,
+            "started_at_ms": self.started_at_ms, "updated_ms": self.updated_ms,
+            "press_number": self.press_number, "version": self.version,
+            "presses": [_fields(p) for p in self.presses],
+            "log": [_fields(e) for e in self.log],
+            "finished": None if self.finished is None else _fields(self.finished),
+        }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClockState:
+        """Rebuild a state saved with ``to_dict`` (KeyError/ValueError on a damaged one)."""
+        finish = data["finished"]
+        return cls(
+            time_control=TimeControl.parse(data["time_control"]),
+            a=SideClock(**data["a"]), b=SideClock(**data["b"]),
+            turn=_side_or_none(data["turn"]), paused=bool(data["paused"]),
+            turn_started_ms=data["turn_started_ms"], turn_elapsed_ms=data["turn_elapsed_ms"],
+            started_at_ms=data["started_at_ms"], updated_ms=data["updated_ms"],
+            press_number=data["press_number"], version=data["version"],
+            presses=tuple(Press(**{**p, "side": Side(p["side"])}) for p in data["presses"]),
+            log=tuple(
+                ArbiterAction(**{**e, "side": _side_or_none(e["side"]),
+                                 "turn": _side_or_none(e["turn"])})
+                for e in data["log"]
+            ),
+            finished=None if finish is None else Finish(
+                FinishKind(finish["kind"]), finish["at_ms"], _side_or_none(finish["side"]),
+                finish["reason"],
+            ),
+        )  # fmt: skip
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _prepare(self, now_ms: int) -> tuple[ClockState, int]:
+        """Check and clamp ``now_ms``, then apply every flag due by then."""
+        if type(now_ms) is not int:
+            raise TypeError(f"now_ms must be an int (milliseconds), got {now_ms!r}")
+        now = now_ms if self.updated_ms is None else max(now_ms, self.updated_ms)
+        state = self
+        while state.running is not None and state.finished is None:
+            deadline = state.next_deadline_ms()
+            if deadline is None or deadline > now:
+                break
+            state = state._flag(state.running, deadline)
+        return state, now
+
+    def _flag(self, side: Side, at_ms: int) -> ClockState:
+        """``side`` runs out at ``at_ms``: its turn ends at zero; the opponent plays alone."""
+        clock = self.side(side)
+        clock = replace(clock, used_ms=self._allowance(side), flagged_at_ms=at_ms)
+        flagged = self._with(side, clock)
+        alone = None if flagged.flagged(side.other) else side.other
+        return replace(
+            flagged, turn=alone, turn_started_ms=None if alone is None else at_ms,
+            turn_elapsed_ms=0,
+        )._changed(at_ms)  # fmt: skip
+
+    def _hand_turn(self, turn: Side, now: int) -> ClockState:
+        """Arbiter: ``turn`` is to move from ``now``; an interrupted turn is charged, no bonus."""
+        if self.started_at_ms is None:
+            raise NotStartedError("the clock has not started: start() gives A the first turn")
+        if self.flagged(turn):
+            raise SideFlaggedError(f"{turn.value} is flagged: add time to it before its turn")
+        if turn is self.turn:
+            return self
+        ended = self._end_turn(now)
+        return replace(ended, turn=turn, turn_started_ms=None if self.paused else now)
+
+    def _end_turn(self, now: int) -> ClockState:
+        """Charge the current turn's cost to its side; nobody's turn is in progress afterwards."""
+        ended = self
+        if self.turn is not None:
+            clock = self.side(self.turn)
+            ended = self._with(
+                self.turn, replace(clock, used_ms=clock.used_ms + self._turn_cost(now))
+            )
+        return replace(ended, turn=None, turn_started_ms=None, turn_elapsed_ms=0)
+
+    def _press_refusal(self, side: Side, press_number: int) -> IgnoredReason | None:
+        if self.finished is not None:
+            return IgnoredReason.FINISHED
+        if self.started_at_ms is None:
+            return IgnoredReason.NOT_STARTED
+        if self.paused:
+            return IgnoredReason.PAUSED
+        if press_number != self.press_number:
+            return IgnoredReason.STALE if press_number < self.press_number else IgnoredReason.AHEAD
+        if self.flagged(side):
+            return IgnoredReason.FLAGGED
+        return None if side is self.running else IgnoredReason.NOT_YOUR_TURN
+
+    def _require_open(self) -> None:
+        if self.finished is not None:
+            raise ClockFinishedError(
+                f"the clock finished at {self.finished.at_ms} ms ({self.finished.kind.value})"
+            )
+
+    def _allowance(self, side: Side) -> int:
+        clock = self.side(side)
+        return self.time_control.base_ms + clock.increments_ms + clock.adjustments_ms
+
+    def _turn_elapsed(self, now: int) -> int:
+        running = 0 if self.turn_started_ms is None else now - self.turn_started_ms
+        return self.turn_elapsed_ms + running
+
+    def _turn_cost(self, now: int) -> int:
+        """The Bronstein delay makes the first ``delay_ms`` of every turn free."""
+        return max(0, self._turn_elapsed(now) - self.time_control.delay_ms)
+
+    def _remaining(self, side: Side, now: int) -> int:
+        current = self._turn_cost(now) if side is self.turn else 0
+        return self._allowance(side) - self.side(side).used_ms - current
+
+    def _with(self, side: Side, clock: SideClock) -> ClockState:
+        return replace(self, a=clock) if side is Side.A else replace(self, b=clock)
+
+    def _changed(self, now: int) -> ClockState:
+        """Count the change, then apply any flag it made due at once (e.g. a side set to 0)."""
+        return replace(self, version=self.version + 1, updated_ms=now)._prepare(now)[0]
+
+
+def _require_reason(reason: str, what: str) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise MissingArgumentError(f"{what} needs a reason, got {reason!r}")
+    return reason.strip()
+
+
+def _value(side: Side | None) -> str | None:
+    return None if side is None else side.value
+
+
+def _side_or_none(value: str | None) -> Side | None:
+    return None if value is None else Side(value)
+
+
+def _fields(record: Any) -> dict[str, Any]:
+    return {
+        name: (value.value if isinstance(value, StrEnum) else value)
+        for name in record.__slots__
+        for value in [getattr(record, name)]
+    }

@@ -1,0 +1,3 @@
+"""Websocket routes of the board clocks."""
+
+websocket_urlpatterns: list = []

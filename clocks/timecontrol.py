@@ -1,0 +1,126 @@
+"""Time controls and their notation: ``600``, ``600+5`` (Fischer), ``600d10`` (Bronstein).
+
+The notation is the one of the game record's ``TimeControl`` tag (docs/notation, game-rules.md
+section 7): whole seconds per player, then optionally ``+N`` seconds added after every completed
+turn (Fischer increment) or ``dN`` seconds of every turn that cost nothing (Bronstein delay).
+The value object parses and prints itself, so the event settings, the clock and the game record
+all speak the same text.
+
+>>> TimeControl.parse("600d10")
+TimeControl(base_s=600, increment_s=0, delay_s=10)
+>>> str(TimeControl(600, increment_s=5))
+'600+5'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_TIME_CONTROL", "MAX_SECONDS", "TimeControl", "TimeControlError"]
+
+#: Upper bound for every number in a time control: a day is far beyond any board game, so a
+#: larger value is a typo (or milliseconds typed as seconds) and is refused rather than obeyed.
+MAX_SECONDS = 86_400
+
+# Canonical digits only (no sign, no leading zeros), so parse and format round-trip exactly.
+_NOTATION = re.compile(r"(0|[1-9][0-9]{0,5})(?:([+d])(0|[1-9][0-9]{0,5}))?")
+
+
+class TimeControlError(ValueError):
+    """A time control that cannot be parsed or makes no sense; the message quotes the input."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Seconds per player for the whole game, plus either a Fischer increment or a Bronstein delay.
+
+    Whole seconds because the notation has nothing finer; the clock works in milliseconds
+    (see the ``*_ms`` properties).
+    """
+
+    base_s: int = 600
+    increment_s: int = 0
+    delay_s: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("base_s", "increment_s", "delay_s"):
+            value = getattr(self, name)
+            if type(value) is not int:
+                raise TimeControlError(f"{name} must be a whole number of seconds, got {value!r}")
+            if not 0 <= value <= MAX_SECONDS:
+                raise TimeControlError(
+                    f"{name} must be between 0 and {MAX_SECONDS} seconds, got {value}"
+                )
+        if self.base_s == 0:
+            raise TimeControlError("base_s must be at least 1 second, got 0")
+        if self.increment_s and self.delay_s:
+            raise TimeControlError(
+                f"a time control has a Fischer increment or a Bronstein delay, not both "
+                f"(increment_s={self.increment_s}, delay_s={self.delay_s})"
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Read ``600``, ``600+5`` or ``600d10``; ``+0`` and ``d0`` mean no increment or delay.
+
+        Surrounding whitespace is ignored (form input); anything else unexpected is refused with
+        the text quoted, never guessed at.
+        """
+        if not isinstance(text, str):
+            raise TimeControlError(f"a time control is text like '600+5', got {text!r}")
+        match = _NOTATION.fullmatch(text.strip())
+        if match is None:
+            raise TimeControlError(
+                f"invalid time control {text!r}: expected seconds per player, optionally "
+                f"followed by '+N' (Fischer increment) or 'dN' (Bronstein delay), "
+                f"e.g. '600', '600+5', '600d10'"
+            )
+        base, kind, extra = match.groups()
+        try:
+            if kind == "+":
+                return cls(int(base), increment_s=int(extra))
+            if kind == "d":
+                return cls(int(base), delay_s=int(extra))
+            return cls(int(base))
+        except TimeControlError as error:
+            raise TimeControlError(f"invalid time control {text!r}: {error}") from None
+
+    def __str__(self) -> str:
+        if self.increment_s:
+            return f"{self.base_s}+{self.increment_s}"
+        if self.delay_s:
+            return f"{self.base_s}d{self.delay_s}"
+        return str(self.base_s)
+
+    def describe(self) -> str:
+        """A label for people, e.g. ``10 min + 10 s delay (Bronstein)``.
+
+        >>> TimeControl(600, increment_s=5).describe()
+        '10 min + 5 s increment (Fischer)'
+        """
+        minutes, seconds = divmod(self.base_s, 60)
+        text = f"{minutes} min" if not seconds else f"{minutes} min {seconds} s"
+        if minutes == 0:
+            text = f"{seconds} s"
+        if self.increment_s:
+            return f"{text} + {self.increment_s} s increment (Fischer)"
+        if self.delay_s:
+            return f"{text} + {self.delay_s} s delay (Bronstein)"
+        return text
+
+    @property
+    def base_ms(self) -> int:
+        return self.base_s * 1000
+
+    @property
+    def increment_ms(self) -> int:
+        return self.increment_s * 1000
+
+    @property
+    def delay_ms(self) -> int:
+        return self.delay_s * 1000
+
+
+#: The tournament rules' time control (tournament-rules.md section 3): 10 minutes, no increment.
+DEFAULT_TIME_CONTROL = TimeControl()

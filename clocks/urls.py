@@ -1,0 +1,10 @@
+"""HTTP pages of the board clocks (the websocket routes are in ``clocks/routing.py``)."""
+
+from django.urls import path
+
+from clocks import views
+
+urlpatterns = [
+    path("b/<str:token>/", views.board_page, name="board_page"),
+    path("e/<slug:slug>/clocks/<int:number>/", views.clock_hall, name="clock_hall"),
+]

@@ -1,0 +1,308 @@
+"""Reading and writing game records: the text form of game-rules.md section 7 and the JSON form.
+
+:func:`parse_record` takes text, bytes, a JSON string or an already decoded JSON object and
+never raises anything but :class:`~.errors.NotationError`, whatever the input; every error
+names the line and column and quotes the token. :func:`format_record` writes the canonical
+text (or JSON); text -> JSON -> text gives the same tags, actions, claims and clock notes.
+The grammar is in docs/notation.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .errors import EngineError, NotationError
+from .record import DRAW, FLAG, PLACE, RESIGN, SWAP, Action, Claim, Record, check_tag
+from .tiles import Placement, Tile
+
+__all__ = ["MAX_RECORD_CHARS", "format_record", "parse_record", "read_items", "scan_text"]
+
+#: Refuse records longer than this (a full four-player record with draws is under 20 kB).
+MAX_RECORD_CHARS = 1_000_000
+
+_FAST = re.compile(
+    r"[ \t]*(?:\d{1,4}\.+[ \t]*)?([ABCD])[ \t]+([a-z][0-9]{1,3})([RGBOYP])-([a-z][0-9]{1,3})"
+    r"([RGBOYP])(?:[ \t]*\{([^{}]*)\})?(?:[ \t]+@(\d{1,4}):([0-5][0-9]))?[ \t]*(?:;.*)?"
+)
+_TAG = re.compile(
+    r"[ \t]*\[([A-Za-z][A-Za-z0-9_]{0,39})[ \t]+\"((?:[^\"\\]|\\.)*)\"[ \t]*\][ \t]*(?:;.*)?"
+)
+_TOKEN = re.compile(r"\{[^{}]*\}|\{[^}]*|[^\s{}]+|[{}]")
+_MOVE_NUMBER = re.compile(r"\d{1,6}\.+")
+_CLOCK = re.compile(r"@(\d{1,4}):([0-5][0-9])")
+_CLAIM_ITEM = re.compile(r"([RGBOYP])\+(\d{1,3})")
+_CLAIM_SPLIT = re.compile(r"[\s,]+")
+_UNESCAPE = re.compile(r"\\(.)")
+_CLAIMS: dict[str, Claim] = {}  # claim text -> parsed claim (claims repeat a lot)
+_VERBS = {"swap": SWAP, "draw": DRAW, "flag": FLAG, "resign": RESIGN}
+
+
+def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
+    """Read a record from text, UTF-8 bytes, JSON text or a decoded JSON object.
+
+    >>> record = parse_record('[Rules "mso"]\\n1. A e1R-f2O {O+1} ; first move\\n')
+    >>> record.tag("Rules"), str(record.actions[0])
+    ('mso', 'A e1R-f2O {O+1}')
+    """
+    if isinstance(source, Record):
+        return source
+    tags, tag_lines, items, positions = read_items(source)
+    if isinstance(items, tuple):
+        return Record(tags, items, positions, tag_lines)
+    actions = tuple(
+        Action(item[0], PLACE, Placement(*item[1:5]), (), item[5], item[6])
+        if type(item) is tuple
+        else item
+        for item in items
+    )
+    return Record(tags, actions, positions, tag_lines)
+
+
+def read_items(source: Any) -> tuple[Any, Any, Any, Any]:
+    """``(tags, tag_lines, items, positions)`` of any record source (see :func:`scan_text`);
+    a JSON source or a :class:`Record` gives its actions as a tuple."""
+    if isinstance(source, Record):
+        return source.tags, source.tag_lines, source.actions, source.positions
+    if isinstance(source, dict):
+        record = Record.from_json(source)
+        return record.tags, record.tag_lines, record.actions, record.positions
+    if isinstance(source, bytes | bytearray | memoryview):
+        raw = bytes(source)
+        _check_size(len(raw))
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = raw.count(b"\n", 0, error.start) + 1
+            raise NotationError(
+                f"the record is not UTF-8 text (invalid byte at offset {error.start})", line=line
+            ) from None
+    elif isinstance(source, str):
+        text = source
+    else:
+        raise NotationError(f"cannot read a game record from a {type(source).__name__}")
+    _check_size(len(text))
+    text = text.removeprefix("\ufeff")
+    if text.lstrip().startswith("{"):
+        record = _parse_json_text(text)
+        return record.tags, record.tag_lines, record.actions, record.positions
+    return scan_text(text)
+
+
+def format_record(record: Record, *, form: str = "text") -> str:
+    """Write a record canonically: ``form="text"`` (numbered lines) or ``form="json"``."""
+    if form == "json":
+        return json.dumps(record.to_json(), ensure_ascii=False, indent=1) + "\n"
+    if form != "text":
+        raise NotationError(f"unknown record form '{form}' (text or json)")
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in record.tags]
+    if record.tags and record.actions:
+        lines.append("")
+    lines.extend(f"{i}. {action}" for i, action in enumerate(record.actions, 1))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _check_size(size: int) -> None:
+    if size > MAX_RECORD_CHARS:
+        raise NotationError(
+            f"the record is too large ({size:,} characters; the limit is {MAX_RECORD_CHARS:,})"
+        )
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _parse_json_text(text: str) -> Record:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise NotationError(
+            f"not valid JSON: {error.msg}", line=error.lineno, column=error.colno
+        ) from None
+    except (ValueError, RecursionError) as error:
+        raise NotationError(f"not valid JSON: {str(error)[:100]}") from None
+    return Record.from_json(data)
+
+
+def _quote(token: str) -> str:
+    """A token as it may appear in a message: printable and at most 40 characters."""
+    shown = token if token.isprintable() else token.encode("unicode_escape").decode("ascii")
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
+    """Split a text record into tags and action items (the shared front end).
+
+    A plain placement line becomes a bare tuple ``(seat, cell, colour, cell, colour, claim,
+    clock)`` (cheap: verification uses it directly); other lines become :class:`Action`.
+    Returns ``(tags, tag_lines, items, positions)``.
+    """
+    _check_size(len(text))
+    tags: list[tuple[str, str]] = []
+    tag_lines: list[int] = []
+    items: list[Any] = []
+    positions: list[tuple[int, int | None, int | None]] = []
+    fast, append, add_position = _FAST.fullmatch, items.append, positions.append
+    claims = _CLAIMS
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for lineno, line in enumerate(text.split("\n"), 1):
+        match = fast(line)
+        if match is not None:
+            seat, c1, k1, c2, k2, claim, minutes, seconds = match.groups()
+            claim_column = None
+            if claim is not None:
+                claim_column = match.start(6)
+                parsed = claims.get(claim)
+                claim = (
+                    parsed
+                    if parsed is not None
+                    else _parse_claim(claim, lineno, claim_column, len(items) + 1)
+                )
+            clock = None if minutes is None else int(minutes) * 60 + int(seconds)
+            append((seat, c1, k1, c2, k2, claim, clock))
+            add_position((lineno, match.start(2) + 1, claim_column))
+            continue
+        stripped = line.strip()
+        if not stripped or stripped.startswith(";"):
+            continue
+        if stripped.startswith("["):
+            if items:
+                raise NotationError(
+                    "tag after the first action (tags come first)", line=lineno, column=1
+                )
+            name, value = _parse_tag(line, lineno)
+            if any(name == known for known, _ in tags):
+                raise NotationError(f"tag '{name}' appears twice", line=lineno, token=name)
+            tags.append((name, value))
+            tag_lines.append(lineno)
+            continue
+        action, column, claim_column = _parse_action(line, lineno, len(items) + 1)
+        append(action)
+        add_position((lineno, column, claim_column))
+    return tuple(tags), tuple(tag_lines), items, tuple(positions)
+
+
+def _parse_tag(line: str, lineno: int) -> tuple[str, str]:
+    match = _TAG.fullmatch(line)
+    if match is None:
+        raise NotationError(
+            f"malformed tag '{_quote(line.strip())}' (expected [Name \"value\"])",
+            line=lineno,
+            column=line.find("[") + 1,
+            token=line.strip(),
+        )
+    name, value = match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
+    try:
+        check_tag(name, value)
+    except EngineError as error:
+        raise error.at(line=lineno, column=match.start(2) + 1) from None
+    return name, value
+
+
+def _parse_claim(content: str, lineno: int, column: int, number: int) -> Claim:
+    points: dict[str, int] = {}
+    for item in _CLAIM_SPLIT.split(content.strip()):
+        if not item:
+            continue
+        match = _CLAIM_ITEM.fullmatch(item)
+        if match is None:
+            raise NotationError(
+                f"malformed claim item '{_quote(item)}' (expected colour+points like 'R+2')",
+                line=lineno,
+                column=column,
+                action=number,
+                token=item,
+            )
+        colour, amount = match.group(1), int(match.group(2))
+        if amount == 0:
+            raise NotationError(
+                f"claim item '{item}' moves nothing (list only colours whose track moved)",
+                line=lineno,
+                column=column,
+                action=number,
+                token=item,
+            )
+        if colour in points:
+            raise NotationError(
+                f"colour {colour} appears twice in the claim '{{{_quote(content)}}}'",
+                line=lineno,
+                column=column,
+                action=number,
+                token=item,
+            )
+        points[colour] = amount
+    claim = tuple((c, points[c]) for c in "RGBOYP" if c in points)
+    if len(_CLAIMS) < 4096:
+        _CLAIMS[content] = claim
+    return claim
+
+
+def _parse_action(line: str, lineno: int, number: int) -> tuple[Action, int, int | None]:
+    """The slow path: tokenize an action line and say exactly what is wrong with it."""
+    cut = line.find(";")
+    body = line if cut < 0 else line[:cut]
+    tokens = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(body)]
+
+    def fail(message: str, column: int, token: str) -> NotationError:
+        return NotationError(message, line=lineno, column=column, action=number, token=token)
+
+    if tokens and _MOVE_NUMBER.fullmatch(tokens[0][1]):
+        tokens.pop(0)
+    if not tokens:
+        column = len(line) + 1
+        raise fail("a move number with no action after it", column, "")
+    column, seat = tokens.pop(0)
+    if seat not in ("A", "B", "C", "D"):
+        raise fail(f"expected a seat letter A-D, found '{_quote(seat)}'", column, seat)
+    clock = None
+    if tokens:
+        match = _CLOCK.fullmatch(tokens[-1][1])
+        if match is not None:
+            clock = int(match.group(1)) * 60 + int(match.group(2))
+            tokens.pop()
+    if not tokens:
+        raise fail(f"seat {seat} with no action after it", len(body.rstrip()) + 1, "")
+    body_column, verb = tokens.pop(0)
+    claim_column = None
+    if verb in _VERBS:
+        kind = _VERBS[verb]
+        tiles: list[Tile] = []
+        if kind in (SWAP, DRAW):
+            for col, token in tokens:
+                try:
+                    tiles.append(Tile.parse(token))
+                except EngineError:
+                    raise fail(
+                        f"'{_quote(token)}' is not a tile (two colour letters like 'OY')",
+                        col,
+                        token,
+                    ) from None
+            tokens = []
+            if kind == DRAW and not tiles:
+                raise fail("'draw' lists no tiles", body_column, verb)
+        action = Action(seat, kind, tiles=tuple(tiles), clock=clock)
+    else:
+        try:
+            placement = Placement.parse(verb)
+        except EngineError:
+            raise fail(
+                f"'{_quote(verb)}' is neither a placement like 'f10R-f9G' nor one of "
+                "swap, draw, flag, resign",
+                body_column,
+                verb,
+            ) from None
+        claim = None
+        if tokens and tokens[0][1].startswith("{"):
+            claim_column, text = tokens.pop(0)
+            if not text.endswith("}"):
+                raise fail(f"claim '{_quote(text)}' has no closing '}}'", claim_column, text)
+            claim = _parse_claim(text[1:-1], lineno, claim_column, number)
+        action = Action(seat, PLACE, placement, claim=claim, clock=clock)
+    if tokens:
+        column, token = tokens[0]
+        what = "clock notes go last, like '@9:12'" if token.startswith("@") else "unexpected"
+        raise fail(f"'{_quote(token)}' is not understood here ({what})", column, token)
+    return action, body_column, claim_column

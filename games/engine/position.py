@@ -1,0 +1,202 @@
+"""What lies on the board: occupancy, scoring, placement legality, and the end-of-game count.
+
+The hot path of the engine. Cells are integer indices into the :class:`~.board.Board` tables;
+the position keeps, updated on every placement and never rescanned:
+
+- ``cells[i]``: the colour index on cell ``i`` (start symbols included) or -1 when empty;
+- ``touching[i]``: how many occupied cells touch cell ``i`` (the ``touch`` placement rule);
+- ``pairs``: how many pairs of adjacent cells are both empty (zero ends the game);
+- which start symbols a first-round tile already touches (the ``kosmos`` first round).
+"""
+
+from __future__ import annotations
+
+from .board import COLOURS, Board
+from .errors import IllegalActionError
+from .rules import TOUCH, Profile
+
+__all__ = ["EMPTY", "Position"]
+
+EMPTY = -1
+
+
+class Position:
+    """Tiles and start symbols on one board, with incremental counters."""
+
+    __slots__ = (
+        "board",
+        "cells",
+        "direction",
+        "fresh_first",
+        "neighbours",
+        "pairs",
+        "scan",
+        "size",
+        "touch_rule",
+        "touched_symbols",
+        "touching",
+    )
+
+    def __init__(self, board: Board, profile: Profile) -> None:
+        self.board = board
+        self.size = board.size
+        self.direction, self.scan, self.neighbours = board.direction, board.scan, board.neighbours
+        self.cells = list(board.start_colour)
+        self.touch_rule = profile.placement == TOUCH
+        self.fresh_first = profile.first_round is not None
+        self.touched_symbols = [False] * 6
+        self.touching = list(board.initial_touching)
+        self.pairs = board.initial_pairs
+
+    # -- legality ---------------------------------------------------------------------------
+    def check(self, a: int, b: int, first_round: bool) -> int:
+        """Raise unless a tile may cover cells ``a`` and ``b``; return the direction a -> b.
+
+        ``first_round`` says that the placing seat has not placed yet (the profile's
+        first-round rule, if any, then applies instead of its placement rule).
+        """
+        cells = self.cells
+        if cells[a] != EMPTY or cells[b] != EMPTY:
+            bad = a if cells[a] != EMPTY else b
+            raise IllegalActionError(f"cell '{self.board.names[bad]}' is {self._what(bad)}")
+        d = self.board.direction.get(a * self.size + b)
+        if d is None:
+            names = self.board.names
+            raise IllegalActionError(
+                f"cells '{names[a]}' and '{names[b]}' are not adjacent"
+                if a != b
+                else f"both halves are on cell '{names[a]}'"
+            )
+        if first_round and self.fresh_first:
+            if not self._fresh_symbols(a, b):
+                raise IllegalActionError(
+                    "placement rule broken: a first-round tile must touch a start symbol that "
+                    f"no earlier first-round tile touches ({self._fresh_list()} still free)"
+                )
+        elif self.touch_rule and not (self.touching[a] or self.touching[b]):
+            raise IllegalActionError(
+                "placement rule broken: the tile must touch a tile on the board or a start symbol"
+            )
+        return d
+
+    def allowed(self, a: int, b: int, first_round: bool) -> bool:
+        """Whether the adjacent cells ``a`` and ``b`` may take a tile now (no exception)."""
+        cells = self.cells
+        if cells[a] != EMPTY or cells[b] != EMPTY:
+            return False
+        if first_round and self.fresh_first:
+            return bool(self._fresh_symbols(a, b))
+        return not self.touch_rule or bool(self.touching[a] or self.touching[b])
+
+    def allowed_pairs(self, first_round: bool) -> list[tuple[int, int]]:
+        """Every unordered pair of adjacent cells a tile may cover now (a full scan)."""
+        allowed = self.allowed
+        return [(a, b) for a, b in self.board.edges if allowed(a, b, first_round)]
+
+    def has_legal(self, first_round: bool) -> bool:
+        """Whether any tile can be placed; O(1) except in a fresh-symbol first round."""
+        if first_round and self.fresh_first:
+            board, cells = self.board, self.cells
+            for colour, symbol in enumerate(board.start_cells):
+                if self.touched_symbols[colour]:
+                    continue
+                for a in board.neighbours[symbol]:
+                    if cells[a] == EMPTY and any(cells[b] == EMPTY for b in board.neighbours[a]):
+                        return True
+            return False
+        # For both placement rules a legal placement exists iff two adjacent cells are empty:
+        # an empty region of two or more cells always borders a tile or a start symbol.
+        return self.pairs > 0
+
+    def _fresh_symbols(self, a: int, b: int) -> list[int]:
+        colour_at, touched, board = self.board.start_colour, self.touched_symbols, self.board
+        return [
+            colour_at[n]
+            for n in (*board.neighbours[a], *board.neighbours[b])
+            if colour_at[n] >= 0 and not touched[colour_at[n]]
+        ]
+
+    def _fresh_list(self) -> str:
+        names = self.board.names
+        free = [
+            f"{COLOURS[c]} {names[self.board.start_cells[c]]}"
+            for c in range(6)
+            if not self.touched_symbols[c]
+        ]
+        return ", ".join(free) or "none"
+
+    def _what(self, cell: int) -> str:
+        if self.board.start_colour[cell] >= 0:
+            return f"a start symbol ({COLOURS[self.board.start_colour[cell]]})"
+        return f"occupied ({COLOURS[self.cells[cell]]})"
+
+    def play(self, a: int, ca: int, b: int, cb: int, first_round: bool) -> tuple[int, int]:
+        """Check, score and put a tile in one call (the hot path); return each hex's points.
+
+        Equivalent to :meth:`check`, :meth:`score` and :meth:`put`; nothing changes when the
+        placement is refused.
+        """
+        cells = self.cells
+        d = self.direction.get(a * self.size + b)
+        if (
+            d is None
+            or cells[a] != EMPTY
+            or cells[b] != EMPTY
+            or (first_round and self.fresh_first)
+            or (self.touch_rule and not (self.touching[a] or self.touching[b]))
+        ):
+            d = self.check(a, b, first_round)  # raises, or passes a first-round placement
+        scan = self.scan
+        pa = 0
+        for ray in scan[a * 6 + d]:
+            for c in ray:
+                if cells[c] != ca:
+                    break
+                pa += 1
+        pb = 0
+        for ray in scan[b * 6 + (d + 3) % 6]:
+            for c in ray:
+                if cells[c] != cb:
+                    break
+                pb += 1
+        touching, nbrs = self.touching, self.neighbours
+        lost = 0
+        for n in nbrs[a]:
+            if cells[n] == EMPTY:
+                lost += 1
+            touching[n] += 1
+        cells[a] = ca
+        for n in nbrs[b]:
+            if cells[n] == EMPTY:
+                lost += 1
+            touching[n] += 1
+        cells[b] = cb
+        self.pairs -= lost
+        if first_round and self.fresh_first:
+            colour_at = self.board.start_colour
+            for n in (*nbrs[a], *nbrs[b]):
+                if colour_at[n] >= 0:
+                    self.touched_symbols[colour_at[n]] = True
+        return pa, pb
+
+    # -- scoring ----------------------------------------------------------------------------
+    def score(self, a: int, ca: int, b: int, cb: int, d: int) -> tuple[int, int]:
+        """Points of each hex: consecutive same-colour symbols along its five outward lines.
+
+        The line through the tile's other hex is skipped, so the tile's own other half never
+        counts; start symbols are in ``cells`` and count like tiles.
+        """
+        cells, scan = self.cells, self.board.scan
+        pa = 0
+        for ray in scan[a * 6 + d]:
+            for c in ray:
+                if cells[c] != ca:
+                    break
+                pa += 1
+        pb = 0
+        for ray in scan[b * 6 + (d + 3) % 6]:
+            for c in ray:
+                if cells[c] != cb:
+                    break
+                pb += 1
+        return pa, pb

@@ -1,0 +1,197 @@
+"""Tiles, placements, tile sets and the bag.
+
+A tile is an unordered pair of colours (21 kinds: 15 two-colour pairs and 6 doubles); a
+placement puts a tile's two hexes on two named cells. Both are value objects that parse and
+print themselves (``Placement.parse("f10R-f9G")`` and ``str(placement)`` round-trip). The bag
+takes a ``random.Random`` so that every draw can be replayed from a seed.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from .board import COLOURS
+from .errors import NotationError
+
+__all__ = ["KINDS", "TILE_SETS", "Bag", "Placement", "Tile", "TileSet", "kind_of"]
+
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+#: The 21 tile kinds as colour-index pairs (first <= second), in canonical order.
+KINDS: tuple[tuple[int, int], ...] = tuple((i, j) for i in range(6) for j in range(i, 6))
+_KIND = [0] * 36
+for _k, (_i, _j) in enumerate(KINDS):
+    _KIND[_i * 6 + _j] = _KIND[_j * 6 + _i] = _k
+#: ``KIND_OF[c1 * 6 + c2]`` is the kind index of the tile with colour indices c1 and c2.
+KIND_OF: tuple[int, ...] = tuple(_KIND)
+
+
+def kind_of(first: int, second: int) -> int:
+    """The kind index (0-20) of a tile given by two colour indices, either order."""
+    return KIND_OF[first * 6 + second]
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A tile: two colour letters in canonical order (``Tile.parse("YO") == Tile("O", "Y")``)."""
+
+    first: str
+    second: str
+
+    def __post_init__(self) -> None:
+        if self.first not in _COLOUR_INDEX or self.second not in _COLOUR_INDEX:
+            raise NotationError(
+                f"tile '{self.first}{self.second}' must be two colour letters from {COLOURS}",
+                token=f"{self.first}{self.second}",
+            )
+        if _COLOUR_INDEX[self.first] > _COLOUR_INDEX[self.second]:
+            raise NotationError(
+                f"tile '{self.first}{self.second}' is not in canonical order; "
+                f"use Tile.parse('{self.first}{self.second}')",
+                token=f"{self.first}{self.second}",
+            )
+
+    @staticmethod
+    def parse(text: str) -> Tile:
+        """Parse two colour letters in either order (``"OY"``, ``"YO"``)."""
+        try:
+            return _TILES[text]
+        except (KeyError, TypeError):
+            raise NotationError(
+                f"'{text}' is not a tile (two colour letters from {COLOURS}, e.g. 'OY')",
+                token=str(text),
+            ) from None
+
+    @property
+    def kind(self) -> int:
+        """The kind index (0-20)."""
+        return KIND_OF[_COLOUR_INDEX[self.first] * 6 + _COLOUR_INDEX[self.second]]
+
+    @property
+    def is_double(self) -> bool:
+        return self.first == self.second
+
+    def shows(self, colour: str) -> bool:
+        """Whether either hex of the tile has this colour."""
+        return colour in (self.first, self.second)
+
+    def __str__(self) -> str:
+        return self.first + self.second
+
+
+_TILES: dict[str, Tile] = {}
+for _a, _b in KINDS:
+    _tile = Tile(COLOURS[_a], COLOURS[_b])
+    _TILES[COLOURS[_a] + COLOURS[_b]] = _TILES[COLOURS[_b] + COLOURS[_a]] = _tile
+#: Tile objects by kind index.
+TILE_OF_KIND: tuple[Tile, ...] = tuple(_TILES[COLOURS[a] + COLOURS[b]] for a, b in KINDS)
+
+_PLACEMENT = re.compile(r"([a-z][0-9]{1,3})([RGBOYP])-([a-z][0-9]{1,3})([RGBOYP])")
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A tile put on two cells: ``f10R-f9G`` is red on f10 and green on f9.
+
+    Cell names are kept as text: whether they exist and touch depends on the board, which the
+    game checks (an unknown cell is an illegal action, not a notation error).
+    """
+
+    first: str
+    first_colour: str
+    second: str
+    second_colour: str
+
+    @staticmethod
+    def parse(text: str) -> Placement:
+        """Parse ``<cell><colour>-<cell><colour>``, e.g. ``"f10R-f9G"``."""
+        match = _PLACEMENT.fullmatch(text) if isinstance(text, str) else None
+        if match is None:
+            raise NotationError(
+                f"'{text}' is not a placement (expected two cell+colour halves like 'f10R-f9G')",
+                token=str(text),
+            )
+        return Placement(*match.groups())
+
+    @property
+    def tile(self) -> Tile:
+        """The tile this placement uses."""
+        return _TILES[self.first_colour + self.second_colour]
+
+    def __str__(self) -> str:
+        return f"{self.first}{self.first_colour}-{self.second}{self.second_colour}"
+
+
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    """A named tile set: how many tiles of each of the 21 kinds it holds."""
+
+    name: str
+    counts: tuple[int, ...]
+    max_players: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def count(self, tile: Tile) -> int:
+        """How many tiles of this kind the set holds."""
+        return self.counts[tile.kind]
+
+    def tiles(self) -> list[Tile]:
+        """Every tile of the set, in kind order (the bag shuffles them)."""
+        return [TILE_OF_KIND[k] for k, n in enumerate(self.counts) for _ in range(n)]
+
+
+def _counts(pair: int, double: int) -> tuple[int, ...]:
+    return tuple(double if a == b else pair for a, b in KINDS)
+
+
+#: Registered tile sets: the boxed game (120) and the Travel Edition (57, two players).
+TILE_SETS: dict[str, TileSet] = {
+    "standard": TileSet("standard", _counts(6, 5), max_players=4),
+    "travel": TileSet("travel", _counts(3, 2), max_players=2),
+}
+
+
+def get_tile_set(name: str) -> TileSet:
+    """The tile set registered under ``name``; an unknown name lists the valid ones."""
+    try:
+        return TILE_SETS[name]
+    except (KeyError, TypeError):
+        raise NotationError(
+            f"unknown tile set '{name}' (valid: {', '.join(sorted(TILE_SETS))})", token=str(name)
+        ) from None
+
+
+class Bag:
+    """The bag of hidden tiles; every draw uses the injected ``random.Random``.
+
+    Drawing picks a uniformly random tile; returning puts tiles back (the swap rule: return
+    first, then draw), so no reshuffle is needed.
+    """
+
+    __slots__ = ("_rng", "_tiles")
+
+    def __init__(self, tile_set: TileSet, rng: random.Random) -> None:
+        self._rng = rng
+        self._tiles = tile_set.tiles()
+
+    def __len__(self) -> int:
+        return len(self._tiles)
+
+    def draw(self, count: int) -> list[Tile]:
+        """Draw up to ``count`` tiles (fewer when the bag runs out)."""
+        tiles, rng = self._tiles, self._rng
+        drawn = []
+        for _ in range(min(count, len(tiles))):
+            i = rng.randrange(len(tiles))
+            tiles[i], tiles[-1] = tiles[-1], tiles[i]
+            drawn.append(tiles.pop())
+        return drawn
+
+    def put_back(self, tiles: list[Tile]) -> None:
+        """Return tiles to the bag."""
+        self._tiles.extend(tiles)

@@ -1,0 +1,229 @@
+"""Replaying records: :func:`verify` for a finished game, :func:`replay` for live entry.
+
+Both read the record's tags to set the game up (``Players``, ``Rules``, ``TileSet``,
+``Partnership``; missing tags mean a two-player ``mso`` game with the standard set), replay
+every action, and stop at the first error, which then carries the line (for JSON: the action's
+1-based index), the column, the action number and the offending action.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .board import COLOURS
+from .errors import EngineError, IllegalActionError, NotationError
+from .game import Game
+from .notation import read_items
+from .record import DRAW, FLAG, PLACE, RESIGN, SWAP, Action, Record
+from .result import VerifiedGame, normalize_result
+
+__all__ = ["Verdict", "game_for", "replay", "verify"]
+
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+_TIME_CONTROL = re.compile(r"\d{1,5}(?:\+\d{1,4}|d\d{1,4})?|-")
+_TWO_SIDED = ("1-0", "0-1", "½-½")
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of :func:`verify`: ``ok`` and ``game``, or the first ``error``.
+
+    ``game`` is the verified game when ``ok``; after a rule error or for an unfinished record
+    it is the state reached before the error (scores so far), and None when the record could
+    not be read at all.
+    """
+
+    game: VerifiedGame | None
+    error: EngineError | None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``verify_log --json`` prints."""
+        if self.error is not None or self.game is None:
+            error = self.error
+            return {
+                "ok": False,
+                "error": {
+                    "line": None if error is None else error.line,
+                    "message": "no game" if error is None else error.reason,
+                },
+            }
+        return {"ok": True, "error": None, **self.game.to_json()}
+
+
+def game_for(record: Record) -> Game:
+    """A new :class:`Game` set up from the record's tags (errors point at the tag's line)."""
+    players_text = record.tag("Players", "2")
+    try:
+        if players_text not in ("1", "2", "3", "4"):
+            raise NotationError(f"'Players' must be 1, 2, 3 or 4, not '{players_text}'")
+        partnership_text = record.tag("Partnership", "no")
+        if partnership_text not in ("yes", "no"):
+            raise NotationError(
+                f"'Partnership' must be 'yes' or 'no', not '{partnership_text}'"
+            ).at(line=record.tag_line("Partnership"))
+        time_control = record.tag("TimeControl")
+        if time_control is not None and not _TIME_CONTROL.fullmatch(time_control):
+            raise NotationError(
+                f"'TimeControl' '{time_control}' is not seconds with an optional '+N' "
+                "increment or 'dN' delay (e.g. 600, 300+5, 600d10)"
+            ).at(line=record.tag_line("TimeControl"))
+        try:
+            game = Game(
+                players=int(players_text),
+                profile=record.tag("Rules", "mso") or "",
+                tile_set=record.tag("TileSet", "standard") or "",
+                partnership=partnership_text == "yes",
+            )
+        except EngineError as error:
+            tag = {"UnknownProfileError": "Rules"}.get(type(error).__name__)
+            if tag is None:
+                tag = "TileSet" if "tile set" in error.reason else "Players"
+            raise error.at(line=record.tag_line(tag)) from None
+        _check_result_tag(record, game)
+    except EngineError as error:
+        raise error.at(line=record.tag_line("Players")) from None
+    return game
+
+
+def _check_result_tag(record: Record, game: Game) -> None:
+    claimed = record.tag("Result")
+    if claimed is None or claimed == "*":
+        return
+    value = normalize_result(claimed)
+    sides = len(game._tracks)
+    if sides == 2:
+        valid = value in _TWO_SIDED
+        expected = "1-0, 0-1, ½-½ (or 1/2-1/2) or *"
+    elif sides == 1:
+        valid = value.isdigit() and len(value) <= 2
+        expected = "the final score (a number) or *"
+    else:
+        parts = value.split("-")
+        valid = len(parts) == sides and all(p in "1234" and len(p) == 1 for p in parts)
+        expected = f"the {sides} seats' places like '2-1-3' or *"
+    if not valid:
+        raise NotationError(f"'Result' '{claimed}' is not {expected}").at(
+            line=record.tag_line("Result")
+        )
+
+
+def replay(source: str | bytes | dict[str, Any] | Record) -> Game:
+    """Replay a record, finished or not, and return the game state it reaches.
+
+    For live entry: an unfinished record is fine; the first illegal action raises its
+    :class:`~.errors.EngineError` (with line and action number). The claimed result is not
+    checked here.
+    """
+    tags, tag_lines, items, positions = read_items(source)
+    header = Record(tags, (), (), tag_lines)
+    game = game_for(header)
+    _apply_all(game, items, positions)
+    return game
+
+
+def verify(source: str | bytes | dict[str, Any] | Record) -> Verdict:
+    """Replay a complete record: the verified game, or the first error.
+
+    Never raises :class:`~.errors.EngineError`: it is returned in ``Verdict.error``.
+    """
+    try:
+        tags, tag_lines, items, positions = read_items(source)
+        header = Record(tags, (), (), tag_lines)
+        game = game_for(header)
+    except EngineError as error:
+        return Verdict(None, error)
+    try:
+        _apply_all(game, items, positions)
+    except EngineError as error:
+        return Verdict(game.summary(), error)
+    summary = game.summary()
+    if not game.is_over:
+        return Verdict(
+            summary,
+            IllegalActionError(
+                f"unfinished record: the game is not over after {len(items)} actions "
+                f"(seat {game.to_move} to move)"
+            ),
+        )
+    claimed = header.tag("Result")
+    if claimed is not None and claimed != "*" and normalize_result(claimed) != summary.result:
+        return Verdict(
+            summary,
+            IllegalActionError(
+                f"claimed result '{claimed}' differs from the true result '{summary.result}'",
+                line=header.tag_line("Result"),
+                token=claimed,
+            ),
+        )
+    return Verdict(summary, None)
+
+
+def _apply_all(game: Game, items: Any, positions: Any) -> None:
+    """Apply every action (bare placement tuples or :class:`Action`); the hot loop."""
+    index = game.board.index
+    seat_of = {seat: i for i, seat in enumerate(game.seats)}
+    place = game._place
+    colour = _COLOUR_INDEX
+    i = 0
+    try:
+        for i, item in enumerate(items):
+            if type(item) is tuple:
+                seat, first, k1, second, k2, claim, _ = item
+            elif item.kind == PLACE:
+                seat, claim, p = item.seat, item.claim, item.placement
+                first, k1, second, k2 = p.first, p.first_colour, p.second, p.second_colour
+            else:
+                _apply_other(game, item)
+                continue
+            s = seat_of.get(seat)
+            a = index.get(first)
+            b = index.get(second)
+            if s is None or a is None or b is None:
+                game._seat(seat)  # raises "seat does not play"
+                game.board.cell(first if a is None else second)  # raises "unknown cell"
+            gains = place(s, a, colour[k1], b, colour[k2])
+            if claim is not None and claim != gains:
+                raise _claim_error(claim, gains).at(column=positions[i][2])
+    except EngineError as error:
+        line, column, _ = positions[i] if i < len(positions) else (i + 1, None, None)
+        raise error.at(line=line, column=column, action=i + 1, token=_item_text(items[i])) from None
+
+
+def _apply_other(game: Game, action: Action) -> None:
+    kind = action.kind
+    if kind == SWAP:
+        game.swap(action.seat, action.tiles)
+    elif kind == DRAW:
+        game.draw(action.seat, action.tiles)
+    elif kind == FLAG:
+        game.flag(action.seat)
+    elif kind == RESIGN:
+        game.resign(action.seat)
+    else:  # pragma: no cover - Action kinds are closed
+        raise NotationError(f"unknown action kind '{kind}'")
+
+
+def _item_text(item: Any) -> str:
+    if type(item) is tuple:
+        seat, c1, k1, c2, k2 = item[:5]
+        return f"{seat} {c1}{k1}-{c2}{k2}"
+    return str(item)
+
+
+def _claim_text(points: tuple[tuple[str, int], ...]) -> str:
+    return "{" + " ".join(f"{c}+{n}" for c, n in points) + "}"
+
+
+def _claim_error(
+    claim: tuple[tuple[str, int], ...], gains: tuple[tuple[str, int], ...]
+) -> IllegalActionError:
+    return IllegalActionError(
+        f"claim {_claim_text(claim)} differs from the true score {_claim_text(gains)}",
+        token=_claim_text(claim),
+    )

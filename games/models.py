@@ -1,0 +1,35 @@
+"""Game records as submitted for a board, kept with the engine's verdict."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class GameRecord(models.Model):
+    """A verified game record (text form, canonical) for a board of the event.
+
+    Records are stored only after the engine verified them; ``digest`` makes a re-submission
+    of the same record a no-op.
+    """
+
+    board = models.ForeignKey(
+        "tournament.Board", on_delete=models.CASCADE, related_name="game_records"
+    )
+    text = models.TextField()
+    digest = models.CharField(max_length=64)
+    summary = models.JSONField(default=dict)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    submitted_via = models.CharField(max_length=20, default="arbiter")
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["board", "submitted_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["board", "digest"], name="unique_record_per_board")
+        ]
+
+    def __str__(self) -> str:
+        return f"record for {self.board}"

@@ -1,0 +1,130 @@
+"""Game records entering the event: verify, match to the board, store, record the result.
+
+``submit_record`` is the single path for a record from any source (arbiter paste or upload,
+a player with the board's token, the JSON API, the simulator). A record that the engine
+rejects, or whose header does not match the board, writes nothing; a valid one is stored once
+(re-submitting it is a no-op) and its result goes through ``tournament.services.record_result``
+like a result slip, so conflicts with a slip are kept for the arbiter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.engine import EngineError, Record, VerifiedGame, format_record, parse_record, verify
+from games.models import GameRecord
+from tournament import services as event_services
+from tournament.models import Board, Result
+
+MAX_RECORD_BYTES = 256 * 1024
+
+
+class RecordRejected(Exception):
+    """A record that was not stored: ``line`` (None: the whole record) and a plain reason."""
+
+    def __init__(self, message: str, line: int | None = None, text: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.text = text
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+@dataclass(frozen=True)
+class Submission:
+    record: GameRecord
+    created: bool
+    result: Result
+    conflict: bool
+
+
+def _read(source: str | bytes) -> tuple[Record, VerifiedGame]:
+    size = len(source.encode("utf-8") if isinstance(source, str) else source)
+    if size > MAX_RECORD_BYTES:
+        raise RecordRejected(
+            _("The record is %(size)d KB; the limit is %(limit)d KB.")
+            % {"size": size // 1024, "limit": MAX_RECORD_BYTES // 1024}
+        )
+    text = source if isinstance(source, str) else source.decode("utf-8", errors="replace")
+    verdict = verify(source)
+    if not verdict.ok:
+        error = verdict.error
+        raise RecordRejected(error.reason, error.line, text)
+    return parse_record(source), verdict.game
+
+
+def _check_header(record: Record, board: Board, text: str) -> None:
+    """The record must name this board's round, board number and players, first mover first."""
+    event = board.round.event
+    expected = {
+        "Round": str(board.round.number),
+        "Board": str(board.number),
+        "First": board.first.name,
+        "Second": board.second.name,
+    }
+    for tag, want in expected.items():
+        got = record.tag(tag)
+        if got is None:
+            raise RecordRejected(_("The record has no [%(tag)s] tag; it must say %(want)r.")
+                                 % {"tag": tag, "want": want}, None, text)
+        if " ".join(got.split()).casefold() != want.casefold():
+            raise RecordRejected(
+                _("[%(tag)s %(got)r] does not match this board, which has %(want)r.")
+                % {"tag": tag, "got": got, "want": want}, record.tag_line(tag), text,
+            )
+    players = record.tag("Players", "2")
+    if players != "2":
+        raise RecordRejected(_("A tournament game has two players, not %(n)s.") % {"n": players},
+                             record.tag_line("Players"), text)
+    rules = record.tag("Rules", event.rules_profile)
+    if rules != event.rules_profile:
+        raise RecordRejected(
+            _("The record is played under %(got)r rules; this event uses %(want)r.")
+            % {"got": rules, "want": event.rules_profile}, record.tag_line("Rules"), text,
+        )
+
+
+def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGame]:
+    """Verify a record for a board without writing anything (raises ``RecordRejected``)."""
+    if board.is_bye:
+        raise RecordRejected(_("A bye has no game record."))
+    try:
+        record, game = _read(source)
+    except EngineError as exc:  # the engine's own error type, whatever the input
+        raise RecordRejected(exc.reason, exc.line) from exc
+    text = source if isinstance(source, str) else source.decode("utf-8", errors="replace")
+    _check_header(record, board, text)
+    return record, game
+
+
+@transaction.atomic
+def submit_record(board: Board, source: str | bytes, *, user=None, via: str = "arbiter",
+                  label: str = "") -> Submission:
+    """Verify and store a record for ``board`` and record its result (see module doc)."""
+    record, game = check_record(board, source)
+    canonical = format_record(record)
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    board = Board.objects.select_for_update().get(pk=board.pk)
+    stored, created = GameRecord.objects.get_or_create(
+        board=board, digest=digest,
+        defaults={
+            "text": canonical, "summary": game.to_json(), "submitted_via": via,
+            "submitted_by": user if user is not None and user.is_authenticated else None,
+        },
+    )
+    resigned = game.resigned
+    kind = Result.Kind.RESIGNATION if resigned else Result.Kind.PLAYED
+    recorded = event_services.record_result(
+        board, kind, user=user, source=Result.Source.RECORD,
+        first_scores=game.scores["A"], second_scores=game.scores["B"],
+        loser_seat={"A": "first", "B": "second"}[resigned[0]] if resigned else "",
+        record=stored, entered_by_label=label or via,
+        reason=_("verified game record"),
+    )
+    return Submission(stored, created, recorded.result, recorded.conflict)

@@ -1,0 +1,35 @@
+"""Shared pytest configuration.
+
+Browser tests (marker ``browser``) need Debian's chromium and Python Playwright. Without them
+they are skipped with a reason that says how to get them; with ``REQUIRE_BROWSER=1`` (CI)
+a missing browser is an error instead of a skip.
+"""
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def browser_missing_reason() -> str | None:
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        return "Debian chromium is not installed: run `apt-get install chromium` to enable"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Python Playwright is missing: `pip install -r requirements-dev.txt`"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = browser_missing_reason()
+    if reason is None:
+        return
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        raise pytest.UsageError(f"browser tests are required (REQUIRE_BROWSER=1) but {reason}")
+    skip = pytest.mark.skip(reason=reason)
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)

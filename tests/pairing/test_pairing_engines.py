@@ -1,0 +1,138 @@
+"""Engines by name, and the external-program adapter driven by a fake FIDE engine script."""
+
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from pairing_scenarios import run_event, start_event
+
+from tournament.pairing import (
+    EngineConfigError,
+    EngineError,
+    NoLegalPairing,
+    Settings,
+    TrfError,
+    export_trf,
+    get_engine,
+    pair_swiss,
+)
+from tournament.pairing.engines import DutchEngine, ExternalEngine
+from tournament.pairing.simulate import new_event, play_round
+
+# A stand-in for bbpPairings/JaVaFo: same command line (--dutch IN -p OUT), same output file,
+# exit status 1 for "no valid pairing". It pairs with py4swiss, run as a separate program.
+FAKE_ENGINE = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+
+    from py4swiss.engines import DutchEngine
+    from py4swiss.engines.common import PairingError
+    from py4swiss.trf import TrfParser
+
+    flag, source, p, target = sys.argv[1:]
+    assert flag == "--dutch" and p == "-p", sys.argv
+    trf = TrfParser.parse(Path(source), strict=True)
+    try:
+        pairs = DutchEngine.generate_pairings(trf)
+    except PairingError as exc:
+        print(f"No valid pairing exists: {exc}", file=sys.stderr)
+        sys.exit(1)
+    DutchEngine.write_pairings_to_file(pairs, Path(target))
+    """
+)
+
+
+@pytest.fixture
+def fake_engine(tmp_path: Path) -> list[str]:
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE, encoding="utf-8")
+    return [sys.executable, str(script)]
+
+
+def script(tmp_path: Path, body: str) -> list[str]:
+    path = tmp_path / "engine.py"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return [sys.executable, str(path)]
+
+
+def test_external_engine_gives_the_same_rounds_as_the_in_process_engine(fake_engine):
+    rng = random.Random(8)
+    external = get_engine("external", command=fake_engine)
+    events = [e for e, _ in run_event(start_event(23, 7, rng), rng, absent=0.1, forfeit=0.1)]
+    for event in events[:3] + events[-1:]:
+        assert pair_swiss(event, external) == pair_swiss(event, "dutch")
+
+
+def test_external_no_pairing_status_is_no_legal_pairing(fake_engine):
+    event = new_event(2, Settings(3))
+    event = play_round(event, pair_swiss(event), random.Random(1))
+    with pytest.raises(NoLegalPairing, match="round 2 cannot be paired.*No valid pairing"):
+        pair_swiss(event, get_engine("external", command=fake_engine))
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("import sys; sys.exit(3)", "failed with status 3"),
+        ("import sys; print('boom', file=sys.stderr); sys.exit(2)", "status 2: boom"),
+        ("pass", "wrote no pairing file"),
+        (
+            "import sys; open(sys.argv[4], 'w').write('2\\n1 2\\n')",
+            "unreadable pairing: line 1: first line says 2 pairs but 1 follow",
+        ),
+        ("import sys; open(sys.argv[4], 'w').write('1\\n1 2\\n')", "returned an invalid"),
+    ],
+)
+def test_external_engine_failures_are_engine_errors(tmp_path, body, message):
+    engine = ExternalEngine(script(tmp_path, body))
+    with pytest.raises(EngineError, match=message):
+        pair_swiss(new_event(4, Settings(5)), engine)
+
+
+def test_external_engine_timeout_and_missing_program(tmp_path):
+    slow = ExternalEngine(script(tmp_path, "import time; time.sleep(5)"), timeout=0.5)
+    with pytest.raises(EngineError, match=r"did not answer in 0.5 s"):
+        slow.pair(export_trf(new_event(4, Settings(5))))
+    missing = ExternalEngine(tmp_path / "no-such-engine")
+    with pytest.raises(EngineError, match="no-such-engine' not found"):
+        missing.pair(export_trf(new_event(4, Settings(5))))
+
+
+def test_custom_argument_templates_reach_the_program(tmp_path):
+    body = """
+    import sys
+    args = sys.argv[1:]
+    assert args[0] == "--pair" and args[2] == "--out", args
+    open(args[3], "w").write("2\\n1 3\\n4 2\\n")
+    """
+    engine = ExternalEngine(script(tmp_path, body), args=("--pair", "{input}", "--out", "{output}"))
+    assert engine.pair(export_trf(new_event(4, Settings(5)))) == [(1, 3), (4, 2)]
+
+
+def test_engines_are_chosen_by_name_and_unknown_ones_refused():
+    assert isinstance(get_engine(), DutchEngine)
+    assert get_engine("dutch").name == "dutch"
+    with pytest.raises(EngineConfigError, match="unknown pairing engine 'burstein'; valid: dutch"):
+        get_engine("burstein")
+    with pytest.raises(EngineConfigError, match="no option\\(s\\) 'speed'; valid: none"):
+        get_engine("dutch", speed=2)
+    with pytest.raises(EngineConfigError, match="valid: command, args, timeout"):
+        get_engine("external", path="/bin/x")
+    with pytest.raises(EngineConfigError, match="external"):
+        get_engine("external")
+    with pytest.raises(EngineConfigError, match="needs a command"):
+        ExternalEngine([])
+
+
+def test_the_in_process_engine_parses_strictly():
+    good = export_trf(new_event(4, Settings(5)))
+    assert len(DutchEngine().pair(good)) == 2
+    with pytest.raises(TrfError, match="Invalid round result"):
+        DutchEngine().pair(good.replace("0.0    1", "0.0    1     9 q 1"))
+    with pytest.raises(TrfError, match="No number of rounds"):
+        DutchEngine().pair(good.replace("XXR 5\n", ""))

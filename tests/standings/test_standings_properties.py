@@ -1,0 +1,173 @@
+"""Property tests: invariants of the ranking over random small events (hypothesis)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from tournament.standings import (
+    TIEBREAKS,
+    Bye,
+    EventResults,
+    Game,
+    Player,
+    ResultKind,
+    build_crosstable,
+    compute_standings,
+)
+from tournament.standings.model import level_vector
+from tournament.standings.table import place_label
+
+HALF = Fraction(1, 2)
+VPS = st.sampled_from([Fraction(0), HALF, Fraction(1)])
+# Small score range: equal level vectors (draws, ties on the colour sums) stay frequent.
+SCORES = st.lists(st.integers(0, 4), min_size=6, max_size=6)
+KINDS = st.sampled_from(["played", "played", "played", "resigned", "forfeit", "double", "decision"])
+
+
+@st.composite
+def events(draw: st.DrawFn, max_players: int = 7, max_rounds: int = 5) -> EventResults:
+    """Random events: everybody paired each round, odd one out a bye, every result kind."""
+    count = draw(st.integers(1, max_players))
+    players = [Player(i, f"P{i}") for i in range(count)]
+    games: list[Game] = []
+    byes: list[Bye] = []
+    for rnd in range(1, draw(st.integers(0, max_rounds)) + 1):
+        order = list(draw(st.permutations(range(count))))
+        if draw(st.booleans()) and order:
+            byes.append(Bye(rnd, order.pop(), ResultKind.ABSENT, draw(VPS)))
+        if len(order) % 2:
+            byes.append(Bye(rnd, order.pop(), ResultKind.BYE, draw(VPS)))
+        for a, b in zip(order[::2], order[1::2], strict=True):
+            games.append(_game(draw, rnd, a, b))
+    return EventResults(players, games, byes)
+
+
+def _game(draw: st.DrawFn, rnd: int, a: int, b: int) -> Game:
+    kind = draw(KINDS)
+    if kind == "played":
+        return Game.played(rnd, a, b, draw(SCORES), draw(SCORES))
+    if kind == "resigned":
+        return Game.resigned(rnd, a, b, draw(SCORES), draw(SCORES), draw(st.sampled_from([a, b])))
+    if kind == "forfeit":
+        return Game.forfeit(rnd, a, b, draw(st.sampled_from([a, b])))
+    if kind == "double":
+        return Game.double_forfeit(rnd, a, b)
+    scored = draw(st.booleans())
+    return Game.decision(
+        rnd, a, b, draw(VPS), draw(VPS),
+        draw(SCORES) if scored else None, draw(SCORES) if scored else None,
+    )
+
+
+ORDERS = st.lists(st.sampled_from(list(TIEBREAKS)), unique=True, max_size=len(TIEBREAKS))
+
+
+@settings(deadline=None, max_examples=150)
+@given(events(), ORDERS)
+def test_ranks_and_places_follow_the_sort_keys(event: EventResults, order: list[str]) -> None:
+    rows = compute_standings(event, order).rows
+    assert sorted(row.player_id for row in rows) == sorted(p.id for p in event.players)
+    start = 0
+    while start < len(rows):
+        end = start
+        while end < len(rows) and rows[end].rank == rows[start].rank:
+            end += 1
+        group = rows[start:end]
+        # rank = 1 + number of players strictly ahead; label covers the whole group.
+        assert group[0].rank == start + 1
+        assert {row.place for row in group} == {place_label(start + 1, end - start)}
+        # shared places only for fully equal keys ...
+        assert len({row.sort_key for row in group}) == 1
+        # ... and a better key strictly before a worse one.
+        if end < len(rows):
+            assert group[0].sort_key > rows[end].sort_key
+        start = end
+
+
+@settings(deadline=None, max_examples=150)
+@given(events(), ORDERS)
+def test_tiebreaks_never_reorder_different_vp(event: EventResults, order: list[str]) -> None:
+    vps = [row.vp for row in compute_standings(event, order)]
+    assert vps == sorted(vps, reverse=True)
+
+
+@settings(deadline=None, max_examples=100)
+@given(events(), st.data())
+def test_vp_sum_equals_vp_given(event: EventResults, data: st.DataObject) -> None:
+    after = data.draw(st.integers(0, event.last_round))
+    given_vp = sum(g.first_vp + g.second_vp for g in event.games if g.round <= after)
+    given_vp += sum(b.vp for b in event.byes if b.round <= after)
+    assert sum(row.vp for row in compute_standings(event, after_round=after)) == given_vp
+
+
+@settings(deadline=None, max_examples=100)
+@given(events(), st.randoms(use_true_random=False))
+def test_invariant_under_renaming_and_reordering(event: EventResults, rng) -> None:
+    names = {p.id: f"N{rng.randrange(10**6)}-{p.id}" for p in event.players}
+    ids = {p.id: f"id-{names[p.id]}" for p in event.players}
+    players = [Player(ids[p.id], names[p.id]) for p in event.players]
+    rng.shuffle(players)
+    games = [
+        Game(g.round, ids[g.first], ids[g.second], g.kind, g.first_vp, g.second_vp,
+             g.first_scores, g.second_scores)
+        for g in event.games
+    ]
+    rng.shuffle(games)
+    byes = [Bye(b.round, ids[b.player], b.kind, b.vp) for b in event.byes]
+    renamed = compute_standings(EventResults(players, games, byes), list(TIEBREAKS))
+    original = compute_standings(event, list(TIEBREAKS))
+
+    def summary(row):
+        return (row.rank, row.place, row.vp, tuple(v.sort_key for v in row.tiebreaks))
+
+    back = {row.player_id: summary(row) for row in renamed}
+    for row in original:
+        assert back[ids[row.player_id]] == summary(row)
+
+
+@settings(deadline=None, max_examples=100)
+@given(events())
+def test_colour_sums_count_only_games_with_scores(event: EventResults) -> None:
+    standings = compute_standings(event)
+    for player in event.players:
+        level = [0] * 6
+        for game in event.games:
+            if not game.scored or player.id not in (game.first, game.second):
+                continue
+            own = game.first_scores if game.first == player.id else game.second_scores
+            level = [a + b for a, b in zip(level, level_vector(own), strict=True)]
+        row = standings.row(player.id)
+        assert row.tiebreak("lowest_colour_level").sort_key == tuple(level)
+    # Dropping every game without scores and every bye changes no colour sum.
+    stripped = EventResults(event.players, [g for g in event.games if g.scored])
+    again = compute_standings(stripped, after_round=standings.rounds)
+    for row in standings:
+        other = again.row(row.player_id)
+        for key in ("lowest_colour_level", "lowest_colour_difference"):
+            assert other.tiebreak(key).sort_key == row.tiebreak(key).sort_key
+
+
+@settings(deadline=None, max_examples=100)
+@given(events(), ORDERS, st.sampled_from(list(TIEBREAKS)))
+def test_a_further_criterion_only_refines(
+    event: EventResults, order: list[str], extra: str
+) -> None:
+    assume(extra not in order)
+    before = compute_standings(event, order)
+    after = compute_standings(event, [*order, extra])
+    rank_before = {row.player_id: row.rank for row in before}
+    positions = [rank_before[row.player_id] for row in after]
+    assert positions == sorted(positions)
+    assert len({row.rank for row in after}) >= len({row.rank for row in before})
+
+
+@settings(deadline=None, max_examples=60)
+@given(events())
+def test_crosstable_cells_add_up_to_vp(event: EventResults) -> None:
+    standings = compute_standings(event)
+    for row in build_crosstable(event, standings):
+        assert sum((cell.vp for cell in row.cells if cell), Fraction(0)) == row.vp
+        assert row.firsts + row.seconds <= standings.rounds

@@ -1,0 +1,43 @@
+"""Fixtures for the event app: arbiters, events made through the services."""
+
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tournament import services, simulation
+
+
+@pytest.fixture
+def arbiter(db):
+    return get_user_model().objects.create_user("arbiter1", password="pw-arbiter-1")
+
+
+@pytest.fixture
+def other_user(db):
+    return get_user_model().objects.create_user("someone", password="pw-someone-1")
+
+
+@pytest.fixture
+def arbiter_client(client, arbiter):
+    client.force_login(arbiter)
+    return client
+
+
+@pytest.fixture
+def event(arbiter):
+    event = services.create_event(name="Test Open", arbiter=arbiter, rounds_planned=7)
+    for name in ["Ada", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]:
+        services.add_player(event, name=name)
+    return event
+
+
+@pytest.fixture
+def played_event(arbiter):
+    """12 players, Swiss, two rounds played by the engine, round 3 paired and published."""
+    rng = random.Random(5)
+    event = simulation.create_event("Played Open", 12, rng, rounds=7, arbiter=arbiter)
+    simulation.run(event, rng, rounds=2)
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    return event

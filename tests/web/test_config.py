@@ -1,0 +1,114 @@
+"""Settings selection from the environment (tournament.config) and the production secret check."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournament.config import (
+    ConfigurationError,
+    channel_layers_config,
+    database_config,
+    env_flag,
+    env_list,
+    secret_key,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_sqlite_in_the_data_folder_without_database_url(tmp_path):
+    config = database_config({}, tmp_path)
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(tmp_path / "db.sqlite3")
+
+
+def test_postgresql_from_database_url(tmp_path):
+    url = "postgres://postgres@127.0.0.1:5432/ingenious"
+    config = database_config({"DATABASE_URL": url}, tmp_path)
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["HOST"], config["PORT"], config["USER"]) == (
+        "ingenious", "127.0.0.1", 5432, "postgres",
+    )
+
+
+def test_in_memory_channel_layer_without_redis_url():
+    assert channel_layers_config({})["default"]["BACKEND"] == (
+        "channels.layers.InMemoryChannelLayer"
+    )
+
+
+def test_redis_channel_layer_from_redis_url():
+    layer = channel_layers_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
+
+
+def test_a_malformed_redis_url_is_refused():
+    with pytest.raises(ConfigurationError, match="REDIS_URL"):
+        channel_layers_config({"REDIS_URL": "127.0.0.1:6379"})
+
+
+def test_secret_key_from_the_environment_is_used():
+    assert secret_key({"SECRET_KEY": "s3cr3t"}, debug=False) == "s3cr3t"
+
+
+def test_debug_may_fall_back_to_a_development_key():
+    assert secret_key({}, debug=True).startswith("dev-only")
+
+
+def test_production_without_secret_key_is_an_error():
+    with pytest.raises(ConfigurationError, match="SECRET_KEY is not set"):
+        secret_key({}, debug=False)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("TRUE", True), ("yes", True), ("0", False), ("", False)]
+)
+def test_flags(raw, expected):
+    assert env_flag({"X": raw}, "X", default=False) is expected
+
+
+def test_lists_drop_empty_items():
+    assert env_list({"H": "a.example, ,b.example"}, "H", []) == ["a.example", "b.example"]
+    assert env_list({}, "H", ["x"]) == ["x"]
+
+
+def _start(env_overrides: dict[str, str]) -> subprocess.CompletedProcess:
+    dropped = {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE"}
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
+    env.update(env_overrides)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_server_refuses_to_start_in_production_mode_without_secret_key():
+    proc = _start({"DEBUG": "0"})
+    assert proc.returncode != 0
+    assert "SECRET_KEY is not set" in proc.stderr
+
+
+def test_server_starts_in_production_mode_with_secret_key():
+    proc = _start({"DEBUG": "0", "SECRET_KEY": "a-long-random-secret-for-the-test"})
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_active_settings_follow_the_environment():
+    from django.conf import settings
+
+    expected_engine = (
+        "django.db.backends.postgresql"
+        if os.environ.get("DATABASE_URL", "").startswith("postgres")
+        else "django.db.backends.sqlite3"
+    )
+    assert settings.DATABASES["default"]["ENGINE"] == expected_engine
+    expected_layer = (
+        "channels_redis.core.RedisChannelLayer"
+        if os.environ.get("REDIS_URL")
+        else "channels.layers.InMemoryChannelLayer"
+    )
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == expected_layer

@@ -1,0 +1,159 @@
+"""Round life cycle through the services: pair, publish, results, close, re-pair, edits."""
+
+import pytest
+
+from tournament import services
+from tournament.models import Event, Result
+
+pytestmark = pytest.mark.django_db
+
+SCORES = ({"R": 9, "G": 12, "B": 10, "O": 11, "Y": 13, "P": 14},
+          {"R": 8, "G": 18, "B": 18, "O": 18, "Y": 18, "P": 18})
+
+
+def finish(round_):
+    for board, result in services.boards_with_results(round_):
+        if result is None:
+            services.record_result(board, "played", first_scores=SCORES[0],
+                                   second_scores=SCORES[1])
+
+
+def test_round_k_plus_one_cannot_be_paired_while_round_k_has_missing_results(event):
+    round1 = services.pair_next_round(event)
+    with pytest.raises(services.ServiceError, match="Publish round 1"):
+        services.pair_next_round(event)
+    services.publish_round(round1)
+    with pytest.raises(services.ServiceError, match="without a result"):
+        services.pair_next_round(event)
+    finish(round1)
+    round2 = services.pair_next_round(event)
+    round1.refresh_from_db()
+    assert round2.number == 2 and round1.status == "closed"
+
+
+def test_swiss_round_one_pairs_every_player_once(event):
+    round_ = services.pair_next_round(event)
+    seen = [p for b in round_.boards.all() for p in (b.first_id, b.second_id)]
+    assert sorted(seen) == sorted(event.players.values_list("pk", flat=True))
+    assert services.pairing_warnings(round_) == []
+
+
+def test_repairing_is_allowed_only_without_results(event):
+    round_ = services.pair_next_round(event)
+    with pytest.raises(services.ServiceError, match="reason"):
+        services.repair_round(round_, reason="")
+    services.repair_round(round_, reason="wrong player list")
+    assert "wrong player list" in round_.__class__.objects.get(pk=round_.pk).pairing_note
+    services.publish_round(round_)
+    board = round_.boards.first()
+    services.record_result(board, "played", first_scores=SCORES[0], second_scores=SCORES[1])
+    with pytest.raises(services.ServiceError, match="already has results"):
+        services.repair_round(round_, reason="again")
+
+
+def test_a_hand_edit_is_recorded_and_the_validator_warns(event):
+    round1 = services.pair_next_round(event)
+    services.publish_round(round1)
+    finish(round1)
+    round2 = services.pair_next_round(event)
+    old = round1.boards.first()
+    board = services.edit_pairing(round2, first_id=old.first_id, second_id=old.second_id,
+                                  board_number=1, reason="arbiter's choice")
+    assert board.manual_reason == "arbiter's choice"
+    warnings = services.pairing_warnings(round2)
+    assert any(w.startswith("rematch") for w in warnings)
+    assert any(w.startswith("missing") for w in warnings)
+
+
+def test_withdrawn_players_are_not_paired_again_and_late_entries_join(event):
+    round1 = services.pair_next_round(event)
+    services.publish_round(round1)
+    finish(round1)
+    gone = event.players.get(name="Ada")
+    services.withdraw_player(gone)
+    late = services.add_player(event, name="Zed")
+    assert late.joined_round == 2
+    round2 = services.pair_next_round(event)
+    paired = {p for b in round2.boards.all() for p in (b.first_id, b.second_id) if p}
+    assert gone.pk not in paired and late.pk in paired
+
+
+def test_a_requested_absence_scores_the_absence_vp_and_is_not_paired(event):
+    round1 = services.pair_next_round(event)
+    services.publish_round(round1)
+    finish(round1)
+    away = event.players.get(name="Ben")
+    services.set_absence(away, 2, vp="0.5", reason="family")
+    round2 = services.pair_next_round(event)
+    paired = {p for b in round2.boards.all() for p in (b.first_id, b.second_id) if p}
+    assert away.pk not in paired
+    services.publish_round(round2)
+    finish(round2)
+    from tournament import standings_bridge
+
+    table = standings_bridge.standings(event, 2)
+    row = table.row(away.pk)
+    played_vp = Result.objects.get(board__round=round1, status="accepted",
+                                   board__in=away.boards_first.all() | away.boards_second.all())
+    own = played_vp.first_vp if played_vp.board.first_id == away.pk else played_vp.second_vp
+    assert row.vp == own + type(own)("0.5")
+
+
+def test_round_robin_of_nine_gives_everyone_one_bye_and_forfeits_a_withdrawn_player(arbiter):
+    event = services.create_event(name="RR", arbiter=arbiter, rounds_planned=9,
+                                  pairing_system=Event.PairingSystem.ROUND_ROBIN)
+    for n in range(9):
+        services.add_player(event, name=f"P{n}")
+    byes = []
+    for number in range(1, 10):
+        round_ = services.pair_next_round(event)
+        services.publish_round(round_)
+        byes += [b.first_id for b in round_.boards.filter(second__isnull=True)]
+        if number == 3:
+            services.withdraw_player(event.players.get(name="P0"))
+        finish(round_)
+    assert sorted(byes) == sorted(event.players.values_list("pk", flat=True))
+    forfeits = Result.objects.filter(board__round__event=event, kind="forfeit",
+                                     source="pairing")
+    assert forfeits.exists()
+    assert all((r.board.first.name == "P0" and r.loser_seat == "first")
+               or (r.board.second.name == "P0" and r.loser_seat == "second") for r in forfeits)
+    with pytest.raises(services.ServiceError, match="planned rounds"):
+        services.pair_next_round(event)
+
+
+def test_round_robin_refuses_late_entries(arbiter):
+    event = services.create_event(name="RR2", arbiter=arbiter, rounds_planned=3,
+                                  pairing_system=Event.PairingSystem.ROUND_ROBIN)
+    for n in range(4):
+        services.add_player(event, name=f"P{n}")
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    finish(round_)
+    services.add_player(event, name="Late")
+    with pytest.raises(services.ServiceError, match="late entries"):
+        services.pair_next_round(event)
+
+
+def test_a_small_swiss_that_runs_out_of_pairings_says_so(arbiter):
+    event = services.create_event(name="Tiny", arbiter=arbiter, rounds_planned=5,
+                                  pairing_system=Event.PairingSystem.SWISS)
+    for n in range(4):
+        services.add_player(event, name=f"P{n}")
+    with pytest.raises(services.ServiceError, match="by hand"):
+        for _ in range(5):
+            round_ = services.pair_next_round(event)
+            services.publish_round(round_)
+            finish(round_)
+    manual = services.start_manual_round(event, reason="no legal pairing left")
+    assert manual.boards.count() == 0 and "by hand" in manual.pairing_note
+
+
+def test_players_import_all_or_nothing(event):
+    with pytest.raises(services.ServiceError, match="Line 3"):
+        services.import_players(event, "name,club,rating\nNew One,X,1500\nBad,Y,strong\n")
+    assert not event.players.filter(name="New One").exists()
+    added = services.import_players(event, "name,club,rating\nNew One,X,1500\nNew Two,,\n")
+    assert [p.name for p in added] == ["New One", "New Two"]
+    with pytest.raises(services.ServiceError, match="already"):
+        services.add_player(event, name="new one")

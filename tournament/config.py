@@ -1,0 +1,84 @@
+"""Reading the deployment's configuration from the environment.
+
+Kept apart from ``settings.py`` and free of Django imports so that the selection logic
+(SQLite or PostgreSQL, in-memory or Redis channel layer, the production secret check) can be
+tested by calling plain functions with a dictionary instead of reloading settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+
+
+class ConfigurationError(RuntimeError):
+    """The environment does not describe a deployment we can start."""
+
+
+def env_flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    """A yes/no setting: ``1``, ``true``, ``yes`` and ``on`` (any case) mean yes."""
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    return raw.strip().lower() in TRUE_WORDS
+
+
+def env_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; empty items are dropped."""
+    raw = env.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def database_config(env: Mapping[str, str], data_dir: Path) -> dict[str, Any]:
+    """SQLite in the data folder unless ``DATABASE_URL`` names another database."""
+    url = env.get("DATABASE_URL", "").strip()
+    if not url:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(data_dir / "db.sqlite3"),
+            # Several writers (clock presses, result entry) share one file: wait for the lock
+            # instead of failing at once.
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config.setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    return config
+
+
+def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """The in-memory layer for one process; Redis (``REDIS_URL``) for several workers."""
+    url = env.get("REDIS_URL", "").strip()
+    if not url:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ConfigurationError(
+            f"REDIS_URL must start with redis://, rediss:// or unix://: {url!r}"
+        )
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30},
+        }
+    }
+
+
+def secret_key(env: Mapping[str, str], debug: bool) -> str:
+    """The secret key; only a development server may fall back to a fixed, public one."""
+    key = env.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    if debug:
+        return "dev-only-insecure-key-do-not-use-in-production"
+    raise ConfigurationError(
+        "SECRET_KEY is not set. With DEBUG off the server needs a secret key from the "
+        "environment, e.g. "
+        "SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+    )

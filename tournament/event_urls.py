@@ -1,0 +1,53 @@
+"""URLs of the event app: public pages under ``e/<slug>/``, the arbiter's under ``arbiter/``."""
+
+from django.urls import path
+
+from tournament import views_arbiter, views_data, views_public
+from tournament.printing import views as print_views
+
+urlpatterns = [
+    path("", views_public.home, name="home"),
+    path("events/new/", views_arbiter.event_create, name="event_create"),
+    path("events/import/", views_data.import_json, name="event_import"),
+    path("e/<slug:slug>/", views_public.event_home, name="event_home"),
+    path("e/<slug:slug>/pairings/", views_public.pairings, name="event_pairings"),
+    path("e/<slug:slug>/pairings/by-name/", views_public.pairings_by_name,
+         name="event_pairings_by_name"),
+    path("e/<slug:slug>/results/", views_public.results, name="event_results"),
+    path("e/<slug:slug>/standings/", views_public.standings, name="event_standings"),
+    path("e/<slug:slug>/crosstable/", views_public.crosstable, name="event_crosstable"),
+    path("e/<slug:slug>/players/<int:player_id>/", views_public.player_detail,
+         name="player_detail"),
+    path("e/<slug:slug>/projector/", views_public.projector, name="event_projector"),
+    path("e/<slug:slug>/print/<str:document>.pdf", print_views.print_document,
+         name="print_document"),
+    # arbiter
+    path("e/<slug:slug>/arbiter/", views_arbiter.dashboard, name="arbiter_dashboard"),
+    path("e/<slug:slug>/arbiter/settings/", views_arbiter.event_settings, name="arbiter_settings"),
+    path("e/<slug:slug>/arbiter/players/", views_arbiter.players, name="arbiter_players"),
+    path("e/<slug:slug>/arbiter/players/import/", views_arbiter.players_import,
+         name="arbiter_players_import"),
+    path("e/<slug:slug>/arbiter/players/<int:player_id>/", views_arbiter.player_edit,
+         name="arbiter_player_edit"),
+    path("e/<slug:slug>/arbiter/players/<int:player_id>/withdraw/",
+         views_arbiter.player_withdraw, name="arbiter_player_withdraw"),
+    path("e/<slug:slug>/arbiter/players/<int:player_id>/absence/",
+         views_arbiter.player_absence, name="arbiter_player_absence"),
+    path("e/<slug:slug>/arbiter/pair/", views_arbiter.round_pair, name="arbiter_round_pair"),
+    path("e/<slug:slug>/arbiter/rounds/<int:number>/", views_arbiter.round_detail,
+         name="arbiter_round"),
+    path("e/<slug:slug>/arbiter/rounds/<int:number>/results/", views_arbiter.result_entry,
+         name="arbiter_results"),
+    path("e/<slug:slug>/arbiter/rounds/<int:number>/<str:action>/", views_arbiter.round_action,
+         name="arbiter_round_action"),
+    path("e/<slug:slug>/arbiter/boards/<int:board_id>/", views_arbiter.board_result,
+         name="arbiter_board"),
+    path("e/<slug:slug>/arbiter/conflicts/<int:result_id>/", views_arbiter.conflict_resolve,
+         name="arbiter_conflict"),
+    path("e/<slug:slug>/arbiter/print/", print_views.print_menu, name="arbiter_print"),
+    path("e/<slug:slug>/arbiter/export/", views_data.export_page, name="arbiter_export"),
+    path("e/<slug:slug>/arbiter/export/event.json", views_data.export_json,
+         name="arbiter_export_json"),
+    path("e/<slug:slug>/arbiter/export/event.trf", views_data.export_trf,
+         name="arbiter_export_trf"),
+]

@@ -1,0 +1,156 @@
+"""Forms validate what people type; services write it."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clocks.timecontrol import TimeControl, TimeControlError
+from tournament.models import Event, Player
+
+COLOURS = "RGBOYP"
+VP_CHOICES = [("", "—"), ("1", "1"), ("0.5", "½"), ("0", "0")]
+
+
+class EventForm(forms.ModelForm):
+    tiebreak_order = forms.CharField(
+        label=_("Tiebreaks in order"), required=False,
+        help_text=_("Names separated by commas; see the definitions below."),
+    )
+
+    class Meta:
+        model = Event
+        fields = [
+            "name", "start_date", "end_date", "venue", "rounds_planned", "pairing_system",
+            "rules_profile", "time_control", "bye_vp", "absence_vp", "forfeit_counts_as_meeting",
+            "first_mover", "token_grace_minutes", "publish_pairings", "publish_standings",
+        ]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "end_date": forms.DateInput(attrs={"type": "date"}),
+        }
+
+    def __init__(self, *args, tiebreak_names=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tiebreak_names = list(tiebreak_names)
+        if self.instance.pk and self.instance.tiebreaks:
+            self.fields["tiebreak_order"].initial = ", ".join(self.instance.tiebreaks)
+
+    def clean_time_control(self):
+        value = self.cleaned_data["time_control"].strip()
+        try:
+            TimeControl.parse(value)
+        except TimeControlError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return value
+
+    def clean_tiebreak_order(self):
+        raw = self.cleaned_data.get("tiebreak_order", "")
+        names = [n.strip() for n in raw.split(",") if n.strip()]
+        unknown = [n for n in names if n not in self.tiebreak_names]
+        if unknown:
+            raise forms.ValidationError(
+                _("Unknown tiebreak %(name)s; valid: %(valid)s")
+                % {"name": unknown[0], "valid": ", ".join(self.tiebreak_names)}
+            )
+        if len(set(names)) != len(names):
+            raise forms.ValidationError(_("A tiebreak is listed twice."))
+        return names
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The event cannot end before it starts."))
+        rounds = data.get("rounds_planned")
+        swiss = data.get("pairing_system") == Event.PairingSystem.SWISS
+        if swiss and rounds and not 1 <= rounds <= 15:
+            self.add_error("rounds_planned", _("A Swiss event has 1 to 15 rounds (MSO: 7–9)."))
+        return data
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "club", "country", "rating"]
+
+
+class PlayerImportForm(forms.Form):
+    csv_file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("A header line with name, and optionally club, country, rating."),
+    )
+
+    def clean_csv_file(self):
+        upload = self.cleaned_data["csv_file"]
+        if upload.size > 512 * 1024:
+            raise forms.ValidationError(_("The file is larger than 512 KB."))
+        try:
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+
+
+def _score_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, min_value=0, max_value=18,
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "min": 0, "max": 18, "class": "score"}
+        ),
+    )
+
+
+class SlipForm(forms.Form):
+    """Twelve colour scores of one board, typed from a result slip."""
+
+    expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in ("first", "second"):
+            for colour in COLOURS:
+                self.fields[f"{seat}_{colour}"] = _score_field(f"{seat} {colour}")
+
+    def scores(self, seat: str) -> dict[str, int]:
+        return {c: self.cleaned_data[f"{seat}_{c}"] for c in COLOURS}
+
+
+class OtherResultForm(forms.Form):
+    """Forfeits, resignations with scores, arbiter decisions and corrections."""
+
+    KIND_CHOICES = [
+        ("played", _("played (scores)")),
+        ("resignation", _("resignation (scores at that moment)")),
+        ("forfeit", _("forfeit")),
+        ("double_forfeit", _("double forfeit")),
+        ("decision", _("arbiter decision")),
+    ]
+    kind = forms.ChoiceField(choices=KIND_CHOICES)
+    loser_seat = forms.ChoiceField(
+        required=False, label=_("Who resigned / forfeited"),
+        choices=[("", "—"), ("first", _("first player")), ("second", _("second player"))],
+    )
+    first_vp = forms.ChoiceField(required=False, choices=VP_CHOICES)
+    second_vp = forms.ChoiceField(required=False, choices=VP_CHOICES)
+    first_scores = forms.CharField(required=False, help_text=_("Six numbers: R G B O Y P"))
+    second_scores = forms.CharField(required=False, help_text=_("Six numbers: R G B O Y P"))
+    reason = forms.CharField(required=False, max_length=300)
+    expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def _six(self, name):
+        raw = self.cleaned_data.get(name, "").replace(",", " ").split()
+        if not raw:
+            return None
+        if len(raw) != 6 or not all(x.isdigit() for x in raw):
+            raise forms.ValidationError(_("Give six whole numbers in the order R G B O Y P."))
+        return [int(x) for x in raw]
+
+    def clean_first_scores(self):
+        return self._six("first_scores")
+
+    def clean_second_scores(self):
+        return self._six("second_scores")
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=300, label=_("Reason"))

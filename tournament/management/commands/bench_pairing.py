@@ -1,0 +1,34 @@
+"""``manage.py bench_pairing``: time one Swiss round at several field sizes.
+
+Each field plays ``--before`` simulated rounds with random results (seeded), then the next
+round is paired and timed. Targets: under 0.2 s at 40 players, under 1 s at 100.
+"""
+
+import random
+import time
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from tournament.pairing import Settings, pair_swiss
+from tournament.pairing.simulate import new_event, simulate
+
+
+class Command(BaseCommand):
+    requires_system_checks: list[str] = []  # pure core only: no models, no URLs
+    help = "Time the pairing of one Swiss round after some simulated rounds."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, nargs="+", default=[40, 100, 300])
+        parser.add_argument("--before", type=int, default=4, help="rounds played before")
+        parser.add_argument("--rounds", type=int, default=9, help="rounds of the event")
+        parser.add_argument("--seed", type=int, default=2025)
+
+    def handle(self, *args: object, **options: object) -> None:
+        before, rounds, seed = int(options["before"]), int(options["rounds"]), int(options["seed"])
+        for players in options["players"]:  # type: ignore[attr-defined]
+            rng = random.Random(f"{seed}-{players}")
+            event = simulate(new_event(players, Settings(rounds)), before, rng, draw_rate=0.05)
+            start = time.perf_counter()
+            pair_swiss(event)
+            seconds = time.perf_counter() - start
+            self.stdout.write(f"players: {players} seconds: {seconds:.3f}")

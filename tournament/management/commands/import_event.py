@@ -1,0 +1,27 @@
+"""``python manage.py import_event FILE.json [--slug SLUG]``: restore a JSON backup."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament import backup
+
+
+class Command(BaseCommand):
+    help = "Create an event from a JSON backup written by export_event."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--slug", help="short name for the new event (default: the file's)")
+
+    def handle(self, file, slug=None, **options):
+        try:
+            with open(file, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CommandError(f"cannot read {file}: {exc}") from exc
+        try:
+            event = backup.import_event(data, slug=slug)
+        except backup.BackupError as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(f"imported {event.name!r} as {event.slug}")

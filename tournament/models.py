@@ -1,0 +1,269 @@
+"""The event as stored: events, players, rounds, boards and result versions.
+
+Standings are never stored: they are derived from results by the pure core
+(``tournament.standings``). Results are append-only versions (see ``Result``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournament.standings import DEFAULT_TIEBREAKS
+
+VP_CHOICES = [(Decimal("1"), "1"), (Decimal("0.5"), "½"), (Decimal("0"), "0")]
+
+
+def new_board_token() -> str:
+    """A secret for a board's QR code: unguessable, short enough for a URL."""
+    return secrets.token_urlsafe(18)
+
+
+class Event(models.Model):
+    class PairingSystem(models.TextChoices):
+        SWISS = "swiss", _("Swiss (FIDE Dutch)")
+        ROUND_ROBIN = "round_robin", _("Round robin (Berger tables)")
+
+    class RulesProfile(models.TextChoices):
+        MSO = "mso", _("MSO tournament rules")
+        KOSMOS = "kosmos", _("Boxed Kosmos rules")
+
+    class FirstMover(models.TextChoices):
+        FIRST = "first", _("Seed 1 plays first on board 1 of round 1")
+        SECOND = "second", _("Seed 1 plays second on board 1 of round 1")
+        LOT = "lot", _("Drawn by lot")
+
+    slug = models.SlugField(_("short name"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds planned"), default=7)
+    pairing_system = models.CharField(
+        _("pairing system"), max_length=20, choices=PairingSystem.choices,
+        default=PairingSystem.SWISS,
+    )
+    rules_profile = models.CharField(
+        _("rules profile"), max_length=20, choices=RulesProfile.choices, default=RulesProfile.MSO
+    )
+    time_control = models.CharField(
+        _("time control"), max_length=20, default="600",
+        help_text=_(
+            "Seconds per player; '+N' for a Fischer increment, 'dN' for a Bronstein delay."
+        ),
+    )
+    bye_vp = models.DecimalField(
+        _("VP for a bye"), max_digits=2, decimal_places=1, choices=VP_CHOICES, default=Decimal("1")
+    )
+    absence_vp = models.DecimalField(
+        _("VP for a requested absence"), max_digits=2, decimal_places=1, choices=VP_CHOICES,
+        default=Decimal("0"),
+    )
+    forfeit_counts_as_meeting = models.BooleanField(
+        _("a forfeit counts as a meeting"), default=False,
+        help_text=_("FIDE: a forfeited game is not a meeting, so the players may be paired again."),
+    )
+    first_mover = models.CharField(
+        _("first move in round 1"), max_length=10, choices=FirstMover.choices,
+        default=FirstMover.FIRST,
+    )
+    lot_seed = models.BigIntegerField(null=True, blank=True, editable=False)
+    tiebreaks = models.JSONField(_("tiebreaks in order"), default=list)
+    token_grace_minutes = models.PositiveIntegerField(
+        _("board tokens stay valid after closing (minutes)"), default=60
+    )
+    publish_pairings = models.BooleanField(_("publish pairings"), default=True)
+    publish_standings = models.BooleanField(_("publish standings"), default=True)
+    arbiters = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="arbitrated_events", blank=True,
+        verbose_name=_("arbiters"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.tiebreaks:
+            self.tiebreaks = list(DEFAULT_TIEBREAKS)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("event_home", args=[self.slug])
+
+    def is_arbiter(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        if user.is_superuser:
+            return True
+        return self.arbiters.filter(pk=user.pk).exists()
+
+
+class Player(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=100)
+    club = models.CharField(_("club"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=3, blank=True)
+    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
+    seed = models.PositiveIntegerField(_("pairing number"))
+    joined_round = models.PositiveSmallIntegerField(_("joins in round"), default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="unique_player_name"),
+            models.UniqueConstraint(fields=["event", "seed"], name="unique_player_seed"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_active_in(self, round_number: int) -> bool:
+        if round_number < self.joined_round:
+            return False
+        return self.withdrawn_after_round is None or round_number <= self.withdrawn_after_round
+
+
+class Absence(models.Model):
+    """A requested absence for one round: not paired, scores the event's absence VP."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="absences")
+    round_number = models.PositiveSmallIntegerField()
+    vp = models.DecimalField(max_digits=2, decimal_places=1, choices=VP_CHOICES)
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "round_number"], name="unique_absence")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} absent in round {self.round_number}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFTED = "drafted", _("pairings drafted")
+        PUBLISHED = "published", _("published")
+        CLOSED = "closed", _("closed")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFTED)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    pairing_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_round_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} round {self.number}"
+
+
+class Board(models.Model):
+    """One pairing of a round. A bye is a board with no second player (``number`` 0)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    first = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="boards_first")
+    second = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="boards_second", null=True, blank=True
+    )
+    token = models.CharField(max_length=40, default=new_board_token, unique=True)
+    token_revoked_at = models.DateTimeField(null=True, blank=True)
+    manual_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number", "first"], name="unique_board")
+        ]
+
+    def __str__(self) -> str:
+        if self.is_bye:
+            return f"{self.first} bye"
+        return f"{self.number}: {self.first} – {self.second}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second_id is None
+
+
+class Result(models.Model):
+    """One version of a board's result; rows are never edited except for their review status.
+
+    The accepted version is the board's result. A later submission that agrees with it is
+    not stored again (idempotent); one that disagrees is kept as a conflict until an arbiter
+    accepts or dismisses it; an arbiter's correction supersedes the accepted version.
+    """
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", _("played")
+        RESIGNATION = "resignation", _("resignation")
+        FORFEIT = "forfeit", _("forfeit")
+        DOUBLE_FORFEIT = "double_forfeit", _("double forfeit")
+        DECISION = "decision", _("arbiter decision")
+        BYE = "bye", _("bye")
+
+    class Status(models.TextChoices):
+        ACCEPTED = "accepted", _("accepted")
+        CONFLICT = "conflict", _("conflict")
+        SUPERSEDED = "superseded", _("superseded")
+        DISMISSED = "dismissed", _("dismissed")
+
+    class Source(models.TextChoices):
+        SLIP = "slip", _("result slip")
+        RECORD = "record", _("game record")
+        ARBITER = "arbiter", _("arbiter")
+        PAIRING = "pairing", _("pairing")
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="results")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    status = models.CharField(max_length=12, choices=Status.choices)
+    source = models.CharField(max_length=10, choices=Source.choices)
+    first_scores = models.JSONField(null=True, blank=True)
+    second_scores = models.JSONField(null=True, blank=True)
+    first_vp = models.DecimalField(max_digits=2, decimal_places=1)
+    second_vp = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True)
+    loser_seat = models.CharField(max_length=1, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    entered_by_label = models.CharField(max_length=100, blank=True)
+    entered_at = models.DateTimeField(auto_now_add=True)
+    record = models.ForeignKey(
+        "games.GameRecord", on_delete=models.PROTECT, null=True, blank=True, related_name="results"
+    )
+
+    class Meta:
+        ordering = ["board", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["board", "version"], name="unique_result_version"),
+            models.UniqueConstraint(
+                fields=["board"], condition=models.Q(status="accepted"),
+                name="one_accepted_result_per_board",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} v{self.version} {self.first_vp}-{self.second_vp}"

@@ -1,0 +1,55 @@
+"""Pairing core: Swiss rounds (FIDE Dutch via py4swiss), Berger round robins, TRF, checks.
+
+Pure Python, no Django. The shell builds an :class:`Event` from its rows, calls
+:func:`pair_swiss` or :func:`berger_schedule`, and stores the :class:`RoundPairing`.
+"First move" plays the role of White in every FIDE rule.
+
+>>> from tournament.pairing import Event, Player, Settings, pair_swiss
+>>> event = Event(Settings(rounds=7), tuple(Player(n, f"P{n}") for n in range(1, 6)))
+>>> print(pair_swiss(event).to_text(), end="")
+3
+1 3
+4 2
+5 0
+"""
+
+from tournament.pairing.boards import Board, RoundPairing
+from tournament.pairing.engines import get_engine
+from tournament.pairing.errors import (
+    EngineConfigError,
+    EngineError,
+    InvalidEvent,
+    NoLegalPairing,
+    PairingError,
+    TrfError,
+)
+from tournament.pairing.model import Event, Player, Result, RoundRecord, Settings, Status
+from tournament.pairing.roundrobin import berger_schedule, default_format
+from tournament.pairing.swiss import pair_swiss
+from tournament.pairing.trf import export_trf, import_trf
+from tournament.pairing.validate import PairingWarning, validate_pairing
+
+__all__ = [
+    "Board",
+    "EngineConfigError",
+    "EngineError",
+    "Event",
+    "InvalidEvent",
+    "NoLegalPairing",
+    "PairingError",
+    "PairingWarning",
+    "Player",
+    "Result",
+    "RoundPairing",
+    "RoundRecord",
+    "Settings",
+    "Status",
+    "TrfError",
+    "berger_schedule",
+    "default_format",
+    "export_trf",
+    "get_engine",
+    "import_trf",
+    "pair_swiss",
+    "validate_pairing",
+]

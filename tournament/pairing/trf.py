@@ -1,0 +1,280 @@
+"""FIDE TRF-16 export and import of a whole event, with the javafo ``XX`` extension lines.
+
+The TRF is both our interchange format and the engines' input, so one writer serves both:
+what the arbiter downloads is exactly what the engine paired from.
+
+Mapping (docs/pairing.md has the full table):
+
+* every completed round is one cell per player (``RoundRecord``), late entries have ``Z``
+  (or ``H``/``F``) cells for the rounds before they joined;
+* a requested absence in the round to be paired is a *pre-filled* cell ``0000 - Z`` / ``H`` /
+  ``F`` (javafo's convention; the engine leaves such players out), a withdrawn player is listed
+  on the ``XXZ`` line;
+* ``XXR`` rounds, ``XXC white1``/``black1`` first move of pairing number 1 in round 1, ``XXS``
+  points per result code (bye value etc.), ``XXP`` pairs that must not meet (forbidden pairs,
+  plus forfeits when the event counts them as meetings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournament.pairing.errors import TrfError
+from tournament.pairing.model import Event, Player, Result, RoundRecord, Settings, Status
+
+_NAME, _RATING, _POINTS, _RANK, _CELLS = (14, 47), (48, 52), (80, 84), (85, 89), 89
+_SINGLE = {"PAB": "bye", "HPB": "half_bye", "FPB": "full_bye", "FW": "forfeit_win"}
+#: XXS codes (javafo) and the settings they set; win/draw are split by who moved first.
+_XXS = {
+    "WW": ("win_first",),
+    "BW": ("win_second",),
+    "WD": ("draw_first",),
+    "BD": ("draw_second",),
+    "W": ("win_first", "win_second", "forfeit_win", "full_bye"),
+    "D": ("draw_first", "draw_second", "half_bye"),
+    **{code: (setting,) for code, setting in _SINGLE.items()},
+}
+_ZERO = ("WL", "BL", "ZPB", "FL", "L")
+_EXTENSIONS = ("XXR", "XXC", "XXS", "XXZ", "XXP")
+_IGNORED_PREFIXES = ("0", "1", "2", "3")  # other FIDE header and team lines: not ours to keep
+
+
+def _decimal(tenths: int) -> str:
+    return f"{tenths // 10}.{tenths % 10}"
+
+
+def _prefill(player: Player) -> RoundRecord | None:
+    absence = player.status.absence
+    return RoundRecord(absence) if absence is not None else None
+
+
+def export_trf(event: Event) -> str:
+    """Write ``event`` as TRF-16 text (ready for an engine to pair the next round).
+
+    Names longer than the 33-character column are cut; the rank column is the order by points,
+    then pairing number (tiebreaks belong to the standings core, not to the pairing file).
+    """
+    settings = event.settings
+    totals = {}
+    for player in event.players:
+        prefill = _prefill(player)
+        extra = settings.tenths(prefill.result) if prefill else 0
+        totals[player.number] = event.tenths(player.number) + extra
+    order = sorted(event.players, key=lambda p: (-totals[p.number], p.number))
+    ranks = {player.number: rank for rank, player in enumerate(order, start=1)}
+    lines = [f"012 {event.name}"] if event.name else []
+    for player in event.players:
+        lines.append(_player_line(player, totals[player.number], ranks[player.number]))
+    lines.append(f"XXR {settings.rounds}")
+    lines.append("XXC white1" if settings.first_move == "first" else "XXC black1")
+    codes = {"WW": "win", "BW": "win", "WD": "draw", "BD": "draw", **_SINGLE}
+    scores = " ".join(
+        f"{code}={_decimal(settings.tenths(_result(name)))}" for code, name in codes.items()
+    )
+    lines.append(f"XXS {scores}")
+    withdrawn = [p.number for p in event.players if p.status is Status.WITHDRAWN]
+    if withdrawn:
+        lines.append("XXZ " + " ".join(str(n) for n in withdrawn))
+    for a, b in sorted(_engine_forbidden(event)):
+        lines.append(f"XXP {a} {b}")
+    return "\n".join(lines) + "\n"
+
+
+def _result(setting: str) -> Result:
+    return {
+        "win": Result.WIN,
+        "draw": Result.DRAW,
+        "bye": Result.PAIRING_BYE,
+        "half_bye": Result.HALF_BYE,
+        "full_bye": Result.FULL_BYE,
+        "forfeit_win": Result.FORFEIT_WIN,
+    }[setting]
+
+
+def _engine_forbidden(event: Event) -> set[tuple[int, int]]:
+    """Forbidden pairs as the engine must see them: FIDE engines never count forfeits."""
+    pairs = set(event.forbidden)
+    if event.settings.forfeit_is_meeting:
+        for player in event.players:
+            for record in player.history:
+                if record.result.forfeit:
+                    pairs.add(
+                        (min(player.number, record.opponent), max(player.number, record.opponent))
+                    )
+    return pairs
+
+
+def _player_line(player: Player, tenths: int, rank: int) -> str:
+    line = [" "] * _CELLS
+    line[0:3] = "001"
+    line[4:8] = f"{player.number:4d}"
+    line[_NAME[0] : _NAME[1]] = player.name[:33].ljust(33)
+    if player.rating is not None:
+        line[_RATING[0] : _RATING[1]] = f"{player.rating:4d}"
+    line[_POINTS[0] : _POINTS[1]] = _decimal(tenths).rjust(4)
+    line[_RANK[0] : _RANK[1]] = f"{rank:4d}"
+    prefill = _prefill(player)
+    cells = [*player.history, prefill] if prefill else list(player.history)
+    return ("".join(line) + "".join(f"  {cell}" for cell in cells)).rstrip()
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """A parsed ``001`` line before the event is assembled."""
+
+    row: int
+    number: int
+    name: str
+    rating: int | None
+    tenths: int
+    cells: tuple[RoundRecord, ...]
+
+
+def import_trf(text: str) -> Event:
+    """Read a TRF-16 file (as written by :func:`export_trf`, JaVaFo or Swiss-Manager).
+
+    Raises :class:`TrfError` naming line and column for syntax errors and
+    :class:`InvalidEvent` when the games do not agree between the two players' lines.
+    Round trip: ``export_trf(import_trf(export_trf(event))) == export_trf(event)``.
+    """
+    name, rows, extensions = "", [], {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.startswith("#"):
+            continue
+        code = line[:3]
+        if code == "001":
+            rows.append(_parse_player_line(line, number))
+        elif code == "012":
+            name = line[4:].strip()
+        elif code in _EXTENSIONS:
+            if code in extensions and code in ("XXR", "XXC"):
+                raise TrfError(f"{code} appears twice", number, 1)
+            extensions.setdefault(code, []).append((number, line[4:].strip()))
+        elif code.startswith("XX"):
+            raise TrfError(f"extension {code!r} is not supported", number, 1)
+        elif not (code.isdigit() and code.startswith(_IGNORED_PREFIXES)):
+            raise TrfError(f"unknown line code {code!r}", number, 1)
+    if not rows:
+        raise TrfError("the file has no player lines ('001')")
+    settings = _parse_settings(extensions)
+    withdrawn = {n for row, content in extensions.get("XXZ", []) for n in _numbers(content, row)}
+    forbidden = set()
+    for row, content in extensions.get("XXP", []):
+        pair = _numbers(content, row)
+        if len(pair) != 2:
+            raise TrfError(f"XXP {content!r} does not name two players", row, 5)
+        forbidden.add((min(pair), max(pair)))
+    played = min(len(row.cells) for row in rows)
+    players = [_build_player(row, played, row.number in withdrawn) for row in rows]
+    event = Event(settings, tuple(players), name, frozenset(forbidden))
+    for row, player in zip(rows, players, strict=True):
+        prefill = _prefill(player)
+        expected = event.tenths(player.number)
+        expected += settings.tenths(prefill.result) if prefill else 0
+        if row.tenths != expected:
+            raise TrfError(
+                f"player {player.number} has {_decimal(row.tenths)} points but the results "
+                f"give {_decimal(expected)}",
+                row.row,
+                _POINTS[0] + 1,
+            )
+    return event
+
+
+def _parse_player_line(line: str, row: int) -> _Row:
+    padded = line.ljust(_CELLS)
+    number_text = padded[4:8].strip()
+    if not number_text.isdigit():
+        raise TrfError(f"pairing number {padded[4:8]!r} is not a number", row, 5)
+    rating_text = padded[_RATING[0] : _RATING[1]].strip()
+    if rating_text and not rating_text.isdigit():
+        raise TrfError(f"rating {rating_text!r} is not a number", row, _RATING[0] + 1)
+    points_text = padded[_POINTS[0] : _POINTS[1]].strip()
+    whole, dot, tenth = points_text.partition(".")
+    if not (whole.isdigit() and dot and len(tenth) == 1 and tenth.isdigit()):
+        raise TrfError(f"points {points_text!r} are not like '6.5'", row, _POINTS[0] + 1)
+    rest = line.rstrip()[_CELLS:]
+    cells = []
+    for start in range(0, len(rest), 10):
+        chunk = rest[start : start + 10]
+        column = _CELLS + start + 3
+        if chunk[:2].strip():
+            raise TrfError(f"round entry {chunk!r} must start in column {column}", row, column - 2)
+        try:
+            cells.append(RoundRecord.parse(chunk[2:]))
+        except TrfError as exc:
+            raise TrfError(exc.message, row, column) from None
+    return _Row(
+        row=row,
+        number=int(number_text),
+        name=padded[_NAME[0] : _NAME[1]].strip(),
+        rating=int(rating_text) if rating_text else None,
+        tenths=int(whole) * 10 + int(tenth),
+        cells=tuple(cells),
+    )
+
+
+def _build_player(row: _Row, played: int, withdrawn: bool) -> Player:
+    """One player; an extra last cell is a pre-entered absence for the round to be paired."""
+    status, cells = (Status.WITHDRAWN if withdrawn else Status.PLAYING), row.cells
+    if len(cells) > played + 1:
+        raise TrfError(f"player {row.number} has {len(cells)} rounds, others {played}", row.row)
+    if len(cells) == played + 1:
+        status = {
+            Result.ZERO_BYE: Status.ABSENT,
+            Result.HALF_BYE: Status.HALF_BYE,
+            Result.FULL_BYE: Status.FULL_BYE,
+        }.get(cells[-1].result)
+        if status is None or withdrawn:
+            raise TrfError(
+                f"round {played + 1} entry {str(cells[-1])!r} of player {row.number}: only an "
+                "absence (Z, H, F) of a player not on XXZ can be entered before pairing",
+                row.row,
+                _CELLS + 10 * played + 3,
+            )
+        cells = cells[:-1]
+    joined = 1  # a late entry is recognised by its leading zero-point byes
+    while joined <= len(cells) and cells[joined - 1].result is Result.ZERO_BYE:
+        joined += 1
+    return Player(row.number, row.name, row.rating, cells, status, joined)
+
+
+def _numbers(content: str, row: int) -> list[int]:
+    parts = content.split()
+    for part in parts:
+        if not part.isdigit():
+            raise TrfError(f"{part!r} is not a pairing number", row)
+    return [int(part) for part in parts]
+
+
+def _parse_settings(extensions: dict[str, list[tuple[int, str]]]) -> Settings:
+    if "XXR" not in extensions:
+        raise TrfError("the number of rounds (XXR) is missing")
+    row, rounds = extensions["XXR"][0]
+    if not rounds.isdigit():
+        raise TrfError(f"XXR {rounds!r} is not a number of rounds", row, 5)
+    first_move = "first"
+    for row, content in extensions.get("XXC", []):
+        for option in content.split():
+            if option not in ("white1", "black1"):
+                raise TrfError(f"XXC option {option!r} is not white1 or black1", row, 5)
+            first_move = "first" if option == "white1" else "second"
+    scores = {"win_first": 1.0, "win_second": 1.0, "draw_first": 0.5, "draw_second": 0.5}
+    for row, content in extensions.get("XXS", []):
+        for item in content.split():
+            code, _, number = item.partition("=")
+            if not number.replace(".", "", 1).isdigit():
+                raise TrfError(f"XXS item {item!r} is not CODE=points", row)
+            if code in _ZERO:
+                if float(number) != 0:
+                    raise TrfError(f"XXS {item!r}: losses and absences must score 0", row)
+            elif code in _XXS:
+                scores.update(dict.fromkeys(_XXS[code], float(number)))
+            else:
+                raise TrfError(f"XXS code {code!r} is unknown", row)
+    for kind in ("win", "draw"):
+        if scores.pop(f"{kind}_first") != scores[f"{kind}_second"]:
+            raise TrfError(f"XXS scores a {kind} differently for moving first and second")
+        scores[kind] = scores.pop(f"{kind}_second")
+    return Settings(int(rounds), first_move, **scores)

@@ -1,0 +1,102 @@
+"""Checks for a round pairing, above all one the arbiter edited by hand.
+
+Warnings, not errors: the arbiter may knowingly break a rule (FIDE lets top scorers in the
+last round break the first-move limits), so the page shows what is wrong and lets them
+decide. The same checks guard engine output (see :mod:`tournament.pairing.swiss`), where the
+"hard" codes in :data:`HARD` mean the engine is broken.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tournament.pairing.boards import RoundPairing
+from tournament.pairing.model import Event, Result, Status
+
+#: Codes no engine output may ever have.
+HARD = frozenset({"unknown", "twice", "missing", "unavailable", "rematch", "second_bye"})
+
+
+@dataclass(frozen=True, slots=True)
+class PairingWarning:
+    """One problem in a pairing: a stable ``code``, a message naming players, their numbers.
+
+    Codes: ``unknown`` (no such player), ``twice`` (in the round more than once), ``missing``
+    (available but not paired), ``unavailable`` (absent or withdrawn but paired), ``rematch``
+    (met before, or a forbidden pair), ``second_bye`` (pairing-allocated bye to a player who had
+    one or a forfeit win), ``first_move_imbalance`` (moved first minus second beyond ±2),
+    ``first_move_streak`` (first, or second, three played games running).
+    """
+
+    code: str
+    message: str
+    players: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+def validate_pairing(event: Event, pairing: RoundPairing) -> list[PairingWarning]:
+    """Every rule ``pairing`` breaks for the next round of ``event``, board order first."""
+    warnings: list[PairingWarning] = []
+    known = {p.number for p in event.players}
+
+    def name(number: int) -> str:
+        return str(event.player(number)) if number in known else f"#{number}"
+
+    def warn(code: str, message: str, *players: int) -> None:
+        warnings.append(PairingWarning(code, message, players))
+
+    counts = Counter(pairing.players)
+    for number in sorted(counts):
+        if number not in known:
+            warn("unknown", f"no player has pairing number {number}", number)
+        elif counts[number] > 1:
+            warn("twice", f"{name(number)} is paired {counts[number]} times", number)
+        elif event.player(number).status is not Status.PLAYING:
+            status = event.player(number).status.value.replace("_", " ")
+            warn("unavailable", f"{name(number)} is {status} but paired", number)
+    for player in event.players:
+        if player.status is Status.PLAYING and player.number not in counts:
+            warn("missing", f"{player} is neither paired nor given the bye", player.number)
+
+    for index, board in enumerate(pairing.boards, start=1):
+        a, b = board.first, board.second
+        if a in known and b in known and event.met(a, b):
+            warn("rematch", f"board {index}: {name(a)} and {name(b)} must not meet again", a, b)
+        for number, first in ((a, True), (b, False)):
+            if number in known:
+                _first_moves(event, number, first, index, warn)
+
+    if pairing.bye is not None and pairing.bye in known:
+        earlier = [r.result for r in event.player(pairing.bye).history]
+        if Result.PAIRING_BYE in earlier or Result.FORFEIT_WIN in earlier:
+            why = "a bye" if Result.PAIRING_BYE in earlier else "a forfeit win"
+            warn("second_bye", f"{name(pairing.bye)} already had {why}", pairing.bye)
+    return warnings
+
+
+def _first_moves(
+    event: Event, number: int, first: bool, board: int, warn: Callable[..., None]
+) -> None:
+    """FIDE's colour limits with "first move" for White, over played games only."""
+    player = event.player(number)
+    moves = (*player.first_moves, first)
+    balance = sum(1 if m else -1 for m in moves)
+    side = "first" if first else "second"
+    if abs(balance) > 2:
+        firsts = moves.count(True)
+        warn(
+            "first_move_imbalance",
+            f"board {board}: {player} would have moved first {firsts} and second "
+            f"{len(moves) - firsts} times",
+            number,
+        )
+    if len(moves) >= 3 and len(set(moves[-3:])) == 1:
+        warn(
+            "first_move_streak",
+            f"board {board}: {player} would move {side} three games running",
+            number,
+        )

@@ -1,0 +1,25 @@
+"""Who may act on an event: its arbiters (and superusers), nobody else."""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from tournament.models import Event
+
+
+def arbiter_required(view):
+    """Load the event named by ``slug``; anonymous users log in, other users get 403."""
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        event = get_object_or_404(Event, slug=slug)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not event.is_arbiter(request.user):
+            raise PermissionDenied("You are not an arbiter of this event.")
+        request.event = event
+        return view(request, event, *args, **kwargs)
+
+    return wrapper

@@ -1,0 +1,1 @@
+"""Printed documents (PDF): pairings, standings, crosstable, scoresheets, result slips."""

@@ -1,0 +1,324 @@
+"""The one bridge between the database and the PDF builders.
+
+Builders never see a model: this module reads rows (and the standings core's output) into
+plain frozen dataclasses, so a builder can be tested, benchmarked and reused without a
+database, and the queries of a document are all in one place.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.urls import NoReverseMatch, reverse
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from tournament import standings_bridge
+from tournament.models import Board, Event, Round
+from tournament.standings import CrosstableCell, CrosstableRow, Standings, format_points
+
+
+class PrintError(Exception):
+    """A document that cannot be printed as asked (unknown document, round or paper).
+
+    The message is translated and meant for the person who asked: the view turns it into a
+    404 page, the management command into a ``CommandError``.
+    """
+
+
+# --- plain data ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventInfo:
+    """What every page header and scoresheet says about the event."""
+
+    name: str
+    dates: str = ""
+    venue: str = ""
+    time_control: str = ""
+    rules: str = ""
+    stamp: str = ""
+    """When the document was printed, so an outdated sheet on the wall can be recognised."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player as a pairing shows them: name, club and VP before the round."""
+
+    name: str
+    club: str = ""
+    vp: str = "0"
+
+
+@dataclass(frozen=True, slots=True)
+class PairingLine:
+    """One board of a round; ``board`` and ``second`` are None for a bye."""
+
+    board: int | None
+    first: Seat
+    second: Seat | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NameLine:
+    """A line of the alphabetical list: where a player sits and whom they meet."""
+
+    name: str
+    club: str
+    board: int | None
+    opponent: str | None
+    first: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PairingsDoc:
+    event: EventInfo
+    round: int
+    boards: tuple[PairingLine, ...]
+
+    def by_name(self) -> tuple[NameLine, ...]:
+        """Every paired player alphabetically (accents ignored), with board and opponent."""
+        lines = []
+        for line in self.boards:
+            second = line.second
+            lines.append(NameLine(line.first.name, line.first.club, line.board,
+                                  second.name if second else None, True))
+            if second is not None:
+                lines.append(NameLine(second.name, second.club, line.board,
+                                      line.first.name, False))
+        return tuple(sorted(lines, key=lambda n: (name_key(n.name), n.name)))
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakColumn:
+    key: str
+    label: str
+    definition: str
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    place: str
+    name: str
+    club: str
+    vp: str
+    tiebreaks: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsDoc:
+    event: EventInfo
+    after_round: int
+    columns: tuple[TiebreakColumn, ...]
+    rows: tuple[StandingLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CrossLine:
+    """A crosstable row; ``cells`` hold one short text per round ("12f 1", "bye 1", "")."""
+
+    place: str
+    name: str
+    vp: str
+    cells: tuple[str, ...]
+    firsts: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class CrosstableDoc:
+    event: EventInfo
+    after_round: int
+    rows: tuple[CrossLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetPlayer:
+    name: str
+    club: str = ""
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSheet:
+    """One board of a round as its scoresheet and slip show it; ``url`` opens the board page."""
+
+    event: EventInfo
+    round: int
+    board: int
+    first: SheetPlayer
+    second: SheetPlayer
+    url: str
+    starts_at: str = ""
+
+
+# --- pure conversions (no database) --------------------------------------------------------
+
+
+def name_key(name: str) -> str:
+    """Sort key for names: case and accents ignored, so Émile sorts with the Es."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def standings_doc_from(info: EventInfo, table: Standings) -> StandingsDoc:
+    columns = tuple(
+        TiebreakColumn(t.key, _(t.label), _(t.definition)) for t in table.tiebreaks
+    )
+    rows = tuple(
+        StandingLine(row.place, row.name, row.club or "", row.vp_display,
+                     tuple(value.display for value in row.tiebreaks))
+        for row in table.rows
+    )
+    return StandingsDoc(info, table.rounds, columns, rows)
+
+
+def cell_text(cell: CrosstableCell | None) -> str:
+    """``12f 1``: opponent's rank, played first (f) or second (s), the result."""
+    if cell is None:
+        return ""
+    if cell.opponent_rank is None:
+        label = pgettext("crosstable", "bye") if cell.kind == "bye" else pgettext(
+            "crosstable", "abs")
+        return f"{label} {cell.symbol}"
+    side = pgettext("crosstable: played first", "f") if cell.first else pgettext(
+        "crosstable: played second", "s")
+    return f"{cell.opponent_rank}{side} {cell.symbol}"
+
+
+def crosstable_doc_from(info: EventInfo, table: Standings,
+                        rows: tuple[CrosstableRow, ...]) -> CrosstableDoc:
+    lines = tuple(
+        CrossLine(row.place, row.name, row.vp_display, tuple(cell_text(c) for c in row.cells),
+                  row.firsts, row.seconds)
+        for row in rows
+    )
+    return CrosstableDoc(info, table.rounds, lines)
+
+
+def time_control_text(spec: str) -> str:
+    """``600`` -> "10 min per player"; ``600+5`` adds the increment, ``600d10`` the delay."""
+    base, extra, kind = spec, "", ""
+    for sep in ("+", "d"):
+        if sep in spec:
+            base, extra = spec.split(sep, 1)
+            kind = sep
+    if not base.isdigit() or (extra and not extra.isdigit()):
+        return spec
+    seconds = int(base)
+    text = (_("%(m)d min per player") % {"m": seconds // 60} if seconds % 60 == 0
+            else _("%(s)d s per player") % {"s": seconds})
+    if kind == "+":
+        text += " " + _("+ %(s)s s per move") % {"s": extra}
+    elif kind == "d":
+        text += " " + _("(%(s)s s delay)") % {"s": extra}
+    return text
+
+
+# --- reading the database ------------------------------------------------------------------
+
+
+def _date_range(event: Event) -> str:
+    start, end = event.start_date, event.end_date
+    if start is None:
+        return ""
+    if end is None or end == start:
+        return formats.date_format(start, "DATE_FORMAT")
+    first, last = formats.date_format(start, "DATE_FORMAT"), formats.date_format(end, "DATE_FORMAT")
+    return f"{first} – {last}"
+
+
+def event_info(event: Event) -> EventInfo:
+    stamp = _("printed %(when)s") % {
+        "when": formats.date_format(timezone.localtime(), "DATETIME_FORMAT")
+    }
+    return EventInfo(
+        name=event.name, dates=_date_range(event), venue=event.venue,
+        time_control=time_control_text(event.time_control),
+        rules=str(event.get_rules_profile_display()), stamp=stamp,
+    )
+
+
+def board_path(board: Board) -> str:
+    """The board page (clock, log entry) that a scoresheet's QR code opens.
+
+    The route is named ``board_page`` (``b/<token>/``); while it is not registered (it lives
+    in another app that may not be installed) the same documented path is built by hand.
+    """
+    try:
+        return reverse("board_page", args=[board.token])
+    except NoReverseMatch:
+        return f"/b/{board.token}/"
+
+
+def find_round(event: Event, number: int | str | None) -> Round:
+    """The round ``number`` of the event, or a PrintError naming what is wrong."""
+    if number in (None, ""):
+        raise PrintError(_("Say which round to print (?round=N)."))
+    try:
+        value = int(number)
+    except (TypeError, ValueError):
+        raise PrintError(_("%(value)r is not a round number.") % {"value": number}) from None
+    round_ = event.rounds.filter(number=value).first()
+    if round_ is None:
+        raise PrintError(_("Round %(n)d has not been paired.") % {"n": value})
+    return round_
+
+
+def after_round(event: Event, number: int | str | None) -> int:
+    """The round standings are printed after: the one asked for, else the last complete one."""
+    if number in (None, ""):
+        return standings_bridge.complete_rounds(event)
+    return find_round(event, number).number
+
+
+def pairings_doc(event: Event, round_: Round, info: EventInfo | None = None) -> PairingsDoc:
+    before: dict[object, Fraction] = {}
+    if round_.number > 1:
+        before = {row.player_id: row.vp
+                  for row in standings_bridge.standings(event, round_.number - 1)}
+
+    def seat(player) -> Seat:
+        return Seat(player.name, player.club, format_points(before.get(player.pk, Fraction(0))))
+
+    boards = round_.boards.select_related("first", "second").order_by("number", "pk")
+    lines = [
+        PairingLine(None if b.is_bye else b.number, seat(b.first),
+                    None if b.is_bye else seat(b.second))
+        for b in boards
+    ]
+    lines.sort(key=lambda line: (line.board is None, line.board or 0))
+    return PairingsDoc(info or event_info(event), round_.number, tuple(lines))
+
+
+def standings_doc(event: Event, after: int, info: EventInfo | None = None) -> StandingsDoc:
+    return standings_doc_from(info or event_info(event),
+                              standings_bridge.standings(event, after))
+
+
+def crosstable_doc(event: Event, after: int, info: EventInfo | None = None) -> CrosstableDoc:
+    table, rows = standings_bridge.crosstable(event, after)
+    return crosstable_doc_from(info or event_info(event), table, rows)
+
+
+def board_sheets(event: Event, round_: Round, base_url: str,
+                 info: EventInfo | None = None) -> tuple[BoardSheet, ...]:
+    """Every board of the round with two players (a bye needs no scoresheet), by number."""
+    info = info or event_info(event)
+    starts = (formats.date_format(timezone.localtime(round_.starts_at), "DATETIME_FORMAT")
+              if round_.starts_at else "")
+    boards = (round_.boards.filter(second__isnull=False).select_related("first", "second")
+              .order_by("number"))
+    return tuple(
+        BoardSheet(
+            event=info, round=round_.number, board=b.number,
+            first=SheetPlayer(b.first.name, b.first.club, b.first.seed),
+            second=SheetPlayer(b.second.name, b.second.club, b.second.seed),
+            url=base_url.rstrip("/") + board_path(b), starts_at=starts,
+        )
+        for b in boards
+    )

@@ -1,0 +1,90 @@
+"""Pairings of a round: by board (for the arbiter and the tables) and by name (for players).
+
+Players look for their own name, so the second list is alphabetical with the board number in
+large type (ux.md); the first follows the board order the pairing engine produced.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.platypus import Spacer, Table
+
+from tournament.printing.common import (
+    BOLD,
+    MARGIN,
+    SANS,
+    Section,
+    build_flowing,
+    fit,
+    page_size,
+    table_style,
+)
+from tournament.printing.data import PairingsDoc
+
+
+def _by_board(doc: PairingsDoc, inner: float) -> Table:
+    size = 10.5
+    widths = [42, 0, 34, 0, 34]
+    name_w = (inner - sum(widths)) / 2
+    widths[1] = widths[3] = name_w
+    rows: list[list] = [[_("Board"), _("First"), _("VP"), _("Second"), _("VP")]]
+    byes = []
+    for line in doc.boards:
+        first = fit(line.first.name, SANS, size, name_w - 6)
+        if line.second is None:
+            byes.append(len(rows))
+            rows.append(["–", first, line.first.vp, _("bye"), ""])
+        else:
+            rows.append([str(line.board), first, line.first.vp,
+                         fit(line.second.name, SANS, size, name_w - 6), line.second.vp])
+    extra = [
+        ("ALIGN", (0, 0), (0, -1), "CENTER"),
+        ("FONT", (0, 1), (0, -1), BOLD, size + 1),
+        ("ALIGN", (2, 0), (2, -1), "CENTER"),
+        ("ALIGN", (4, 0), (4, -1), "CENTER"),
+    ]
+    for row in byes:
+        extra.append(("TEXTCOLOR", (3, row), (3, row), colors.HexColor("#5a6470")))
+    return Table(rows, colWidths=widths, rowHeights=[16] + [17] * (len(rows) - 1),
+                 repeatRows=1, style=table_style(font_size=size, extra=extra))
+
+
+def _by_name(doc: PairingsDoc, inner: float) -> Table:
+    size = 10
+    board_w, plays_w = 50, 62
+    name_w = (inner - board_w - plays_w) * 0.36
+    club_w = (inner - board_w - plays_w) * 0.22
+    opp_w = inner - board_w - plays_w - name_w - club_w
+    rows: list[list] = [[_("Name"), _("Club"), _("Board"), _("Opponent"), _("Plays")]]
+    for line in doc.by_name():
+        if line.board is None:
+            board, opponent, plays = "–", _("bye"), ""
+        else:
+            board = str(line.board)
+            opponent = fit(line.opponent or "", SANS, size, opp_w - 6)
+            plays = _("first") if line.first else _("second")
+        rows.append([fit(line.name, BOLD, size, name_w - 6), fit(line.club, SANS, 8.5, club_w - 6),
+                     board, opponent, plays])
+    extra = [
+        ("FONT", (0, 1), (0, -1), BOLD, size),
+        ("FONT", (1, 1), (1, -1), SANS, 8.5),
+        ("TEXTCOLOR", (1, 1), (1, -1), colors.HexColor("#5a6470")),
+        ("FONT", (2, 1), (2, -1), BOLD, 15),
+        ("ALIGN", (2, 0), (2, -1), "CENTER"),
+    ]
+    return Table(rows, colWidths=[name_w, club_w, board_w, opp_w, plays_w],
+                 rowHeights=[16] + [20] * (len(rows) - 1), repeatRows=1,
+                 style=table_style(font_size=size, extra=extra))
+
+
+def build_pairings(doc: PairingsDoc, paper: str = "a4") -> bytes:
+    """The round's pairings: first by board, then (from a new page) alphabetically by name."""
+    size = page_size(paper)
+    inner = size[0] - 2 * MARGIN
+    title = _("Pairings round %(n)d") % {"n": doc.round}
+    sections = [
+        Section(f"{title} · " + _("by board"), [_by_board(doc, inner)]),
+        Section(f"{title} · " + _("by name"), [Spacer(1, 2), _by_name(doc, inner)]),
+    ]
+    return build_flowing(doc.event, sections, size)

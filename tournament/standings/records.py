@@ -1,0 +1,175 @@
+"""Per-player view of the results, built once and shared by every tiebreak.
+
+Internal to the standings core. Games are stored as pairs in the input; the tiebreaks want
+"player P's round r": opponent, points, scores. This module turns the one into the other once,
+counting points in integer *half points* so that the hot loops never touch ``Fraction``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .errors import InvalidEventError
+from .model import EventResults, Game, PlayerId, ResultKind, level_vector
+
+__all__ = ["Context", "Entry", "PlayerRecord"]
+
+ZERO6 = (0, 0, 0, 0, 0, 0)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One player's result in one round, seen from that player's side.
+
+    Not frozen only because frozen dataclasses are slow to build and thousands are built per
+    call; nothing mutates an entry after construction.
+    """
+
+    round: int
+    kind: ResultKind
+    vp2: int
+    """Own VP in half points (2 = a win)."""
+    opponent: PlayerId | None = None
+    opponent_vp2: int = 0
+    first: bool | None = None
+    """True if the player was named first (played first); None without an opponent."""
+    levels: tuple[int, ...] | None = None
+    """Own ascending level vector, when the game has colour scores."""
+    opponent_levels: tuple[int, ...] | None = None
+    recorded: bool = True
+    """False for a round with no entry at all (treated as an absence with 0 VP)."""
+
+    @property
+    def over_the_board(self) -> bool:
+        """Played over the board: an opponent and both score vectors (FIDE: a played game)."""
+        return self.levels is not None
+
+    @property
+    def voluntarily_unplayed(self) -> bool:
+        """FIDE C.07 (2023) 'VUR': absence, forfeit loss, double forfeit, no entry at all.
+
+        A pairing-allocated bye, a forfeit win and an arbiter decision are not voluntary.
+        """
+        if self.kind in (ResultKind.ABSENT, ResultKind.DOUBLE_FORFEIT):
+            return True
+        return self.kind is ResultKind.FORFEIT and self.vp2 == 0
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    """All of one player's rounds (1..R, every round present) and the sums derived from them."""
+
+    id: PlayerId
+    entries: list[Entry]
+    vp2: int = 0
+    opponents: frozenset[PlayerId] = frozenset()
+    difference: tuple[int, ...] = ZERO6
+    level: tuple[int, ...] = ZERO6
+    games_played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+
+class Context:
+    """The results of rounds 1..R indexed per player, plus the head-to-head table."""
+
+    __slots__ = ("_adjusted2", "cache", "event", "head_to_head", "records", "rounds")
+
+    def __init__(self, event: EventResults, after_round: int | None = None) -> None:
+        if after_round is None:
+            rounds = event.last_round
+        elif isinstance(after_round, bool) or not isinstance(after_round, int) or after_round < 0:
+            raise InvalidEventError(f"after_round must be an int >= 0, got {after_round!r}")
+        else:
+            rounds = after_round
+        self.event = event
+        self.rounds: int = rounds
+        slots: dict[PlayerId, list[Entry | None]] = {p.id: [None] * rounds for p in event.players}
+        self.head_to_head: dict[tuple[PlayerId, PlayerId], int] = {}
+        h2h = self.head_to_head
+        for game in event.games:
+            if game.round > rounds:
+                continue
+            first, second = _entries(game)
+            slots[game.first][game.round - 1] = first
+            slots[game.second][game.round - 1] = second
+            pair = (game.first, game.second)
+            h2h[pair] = h2h.get(pair, 0) + first.vp2
+            back = (game.second, game.first)
+            h2h[back] = h2h.get(back, 0) + second.vp2
+        for bye in event.byes:
+            if bye.round <= rounds:
+                slots[bye.player][bye.round - 1] = Entry(bye.round, bye.kind, _half_points(bye.vp))
+        self.records: dict[PlayerId, PlayerRecord] = {}
+        for pid, row in slots.items():
+            entries = [
+                e if e is not None else Entry(r, ResultKind.ABSENT, 0, recorded=False)
+                for r, e in enumerate(row, start=1)
+            ]
+            self.records[pid] = _summarise(pid, entries)
+        self._adjusted2: dict[PlayerId, int] = {}
+        self.cache: dict[tuple[str, PlayerId], object] = {}
+        """Per-call memo for values several criteria share (Buchholz contributions)."""
+
+    def adjusted_score2(self, pid: PlayerId) -> int:
+        """A player's score as an *opponent* in Buchholz-type tiebreaks (C.07 2023, 16.3).
+
+        Rounds after the player's last round "available to play" (a withdrawal: only
+        voluntarily unplayed rounds follow) count as draws, whatever they actually scored.
+        """
+        cached = self._adjusted2.get(pid)
+        if cached is not None:
+            return cached
+        entries = self.records[pid].entries
+        last = len(entries)
+        while last > 0 and entries[last - 1].voluntarily_unplayed:
+            last -= 1
+        value = sum(e.vp2 for e in entries[:last]) + (len(entries) - last)
+        self._adjusted2[pid] = value
+        return value
+
+
+def _entries(game: Game) -> tuple[Entry, Entry]:
+    """Both players' sides of one game."""
+    a2, b2 = _half_points(game.first_vp), _half_points(game.second_vp)
+    a_levels = b_levels = None
+    if game.first_scores is not None and game.second_scores is not None:
+        a_levels, b_levels = level_vector(game.first_scores), level_vector(game.second_scores)
+    first = Entry(game.round, game.kind, a2, game.second, b2, True, a_levels, b_levels)
+    second = Entry(game.round, game.kind, b2, game.first, a2, False, b_levels, a_levels)
+    return first, second
+
+
+def _summarise(pid: PlayerId, entries: list[Entry]) -> PlayerRecord:
+    """VP, colour sums and over-the-board counts of one player."""
+    record = PlayerRecord(pid, entries)
+    record.vp2 = sum(e.vp2 for e in entries)
+    record.opponents = frozenset(e.opponent for e in entries if e.opponent is not None)
+    own: list[tuple[int, ...]] = []
+    other: list[tuple[int, ...]] = []
+    for e in entries:
+        if e.levels is None or e.opponent_levels is None:
+            continue
+        own.append(e.levels)
+        other.append(e.opponent_levels)
+        if e.vp2 > e.opponent_vp2:
+            record.wins += 1
+        elif e.vp2 < e.opponent_vp2:
+            record.losses += 1
+        else:
+            record.draws += 1
+    record.games_played = len(own)
+    if own:
+        # Column sums: the i-th lowest colour summed over the played games.
+        level = tuple(map(sum, zip(*own, strict=True)))
+        opponent = tuple(map(sum, zip(*other, strict=True)))
+        record.level = level
+        record.difference = tuple(a - b for a, b in zip(level, opponent, strict=True))
+    return record
+
+
+def _half_points(vp: Fraction) -> int:
+    """VP (0, ½, 1) as an int count of half points, without slow Fraction arithmetic."""
+    return vp.numerator * 2 // vp.denominator

@@ -1,0 +1,115 @@
+"""The one bridge between the database and the standings core.
+
+Builds the core's plain input (:class:`tournament.standings.EventResults`) from rows with a
+fixed number of queries, whatever the size of the event, and calls the core. Nothing else in
+the shell builds standings input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.db.models import Count, Q
+
+from tournament.models import Absence, Event, Result, Round
+from tournament.standings import (
+    TIEBREAKS,
+    Bye,
+    EventResults,
+    Game,
+    Player,
+    ResultKind,
+    Standings,
+    Tiebreak,
+    build_crosstable,
+    compute_standings,
+)
+
+COLOURS = "RGBOYP"
+
+
+def tiebreak_registry() -> Mapping[str, Tiebreak]:
+    """Every tiebreak an event may use, by name, in the order a form offers them."""
+    return TIEBREAKS
+
+
+def _six(scores: dict | None) -> list[int] | None:
+    return None if scores is None else [int(scores[c]) for c in COLOURS]
+
+
+def _game(result: Result) -> Game | Bye:
+    board = result.board
+    rnd, first, second = board.round.number, board.first_id, board.second_id
+    kind = result.kind
+    if kind == Result.Kind.BYE:
+        return Bye(rnd, first, ResultKind.BYE, result.first_vp)
+    if kind == Result.Kind.PLAYED:
+        return Game.played(rnd, first, second, _six(result.first_scores),
+                           _six(result.second_scores))
+    loser = first if result.loser_seat == "first" else second
+    if kind == Result.Kind.RESIGNATION:
+        return Game.resigned(rnd, first, second, _six(result.first_scores),
+                             _six(result.second_scores), loser)
+    if kind == Result.Kind.FORFEIT:
+        return Game.forfeit(rnd, first, second, loser)
+    if kind == Result.Kind.DOUBLE_FORFEIT:
+        return Game.double_forfeit(rnd, first, second)
+    return Game.decision(rnd, first, second, result.first_vp, result.second_vp,
+                         _six(result.first_scores), _six(result.second_scores))
+
+
+def event_results(event: Event, upto_round: int | None = None) -> EventResults:
+    """The event's accepted results of rounds 1..``upto_round`` (all rounds by default)."""
+    results = Result.objects.filter(
+        board__round__event=event, status=Result.Status.ACCEPTED
+    ).select_related("board__round")
+    absences = Absence.objects.filter(player__event=event)
+    if upto_round is not None:
+        results = results.filter(board__round__number__lte=upto_round)
+        absences = absences.filter(round_number__lte=upto_round)
+    games, byes = [], []
+    for result in results:
+        item = _game(result)
+        (byes if isinstance(item, Bye) else games).append(item)
+    byes.extend(Bye(a.round_number, a.player_id, ResultKind.ABSENT, a.vp) for a in absences)
+    players = [
+        Player(p.pk, p.name, p.club or None, p.rating)
+        for p in event.players.only("pk", "name", "club", "rating")
+    ]
+    return EventResults(players=players, games=games, byes=byes)
+
+
+def complete_rounds(event: Event) -> int:
+    """The last round whose every board has an accepted result (0 before any)."""
+    rounds = event.rounds.annotate(
+        n_boards=Count("boards", distinct=True),
+        n_done=Count("boards__results", filter=Q(boards__results__status="accepted"),
+                     distinct=True),
+    ).order_by("number")
+    done = 0
+    for round_ in rounds:
+        if round_.n_boards == 0 or round_.n_done < round_.n_boards:
+            break
+        done = round_.number
+    return done
+
+
+def standings(event: Event, after_round: int | None = None) -> Standings:
+    """Standings after ``after_round`` (default: the last round with every result in)."""
+    if after_round is None:
+        after_round = complete_rounds(event)
+    return compute_standings(event_results(event, after_round), event.tiebreaks,
+                             after_round=after_round)
+
+
+def crosstable(event: Event, after_round: int | None = None):
+    """Standings and crosstable rows after ``after_round``."""
+    if after_round is None:
+        after_round = complete_rounds(event)
+    results = event_results(event, after_round)
+    table = compute_standings(results, event.tiebreaks, after_round=after_round)
+    return table, build_crosstable(results, table)
+
+
+def rounds_played(event: Event) -> list[int]:
+    return list(Round.objects.filter(event=event).values_list("number", flat=True))

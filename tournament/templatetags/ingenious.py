@@ -1,0 +1,88 @@
+"""Template helpers for showing Ingenious colours, which always travel with their symbols."""
+
+from django import template
+from django.templatetags.static import static
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+COLOUR_NAMES = {
+    "R": _("red"),
+    "G": _("green"),
+    "B": _("blue"),
+    "O": _("orange"),
+    "Y": _("yellow"),
+    "P": _("purple"),
+}
+COLOUR_ORDER = "RGBOYP"
+
+
+@register.simple_tag
+def colour_symbol(letter: str, size: int = 18):
+    """An inline SVG of one colour's symbol, with its name for screen readers."""
+    letter = str(letter).upper()
+    if letter not in COLOUR_NAMES:
+        return ""
+    return format_html(
+        '<svg class="sym" width="{}" height="{}" role="img" aria-label="{}">'
+        '<use href="{}#sym-{}"></use></svg>',
+        size,
+        size,
+        COLOUR_NAMES[letter],
+        static("img/colours.svg"),
+        letter,
+    )
+
+
+@register.inclusion_tag("tournament/colour_bars.html")
+def colour_bars(scores, maximum: int = 18):
+    """Six small bars, one per colour, for a player's scores in one game."""
+    if not scores:
+        return {"bars": []}
+    if isinstance(scores, dict):
+        values = [(c, int(scores.get(c, 0))) for c in COLOUR_ORDER]
+    else:
+        values = list(zip(COLOUR_ORDER, (int(v) for v in scores), strict=False))
+    return {
+        "bars": [
+            {"letter": c, "value": v, "percent": round(100 * v / maximum)} for c, v in values
+        ]
+    }
+
+
+@register.filter
+def vp(value) -> str:
+    """Victory points as people write them: 1, ½, 6½."""
+    if value is None or value == "":
+        return ""
+    from fractions import Fraction
+
+    frac = Fraction(str(value))
+    whole, half = divmod(frac, 1)
+    if half == 0:
+        return str(int(whole))
+    return ("" if whole == 0 else str(int(whole))) + "½"
+
+
+@register.filter
+def signed(value) -> str:
+    """+3, 0, −2 (a real minus sign, which reads better on a projector)."""
+    value = int(value)
+    return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
+
+
+@register.filter
+def lowest_summary(result) -> str:
+    """``12 (+3) – 9 (−3)``: both lowest levels with the lowest-colour difference."""
+    if not result:
+        return ""
+    return lowest_text(result.first_scores, result.second_scores)
+
+
+def lowest_text(first_scores, second_scores) -> str:
+    """Both players' lowest colour with the difference, or nothing without scores."""
+    if not first_scores or not second_scores:
+        return ""
+    a, b = min(first_scores.values()), min(second_scores.values())
+    return f"{a} ({signed(a - b)}) – {b} ({signed(b - a)})"

@@ -1,0 +1,298 @@
+"""Arbiter pages: every view is ``arbiter_required`` and writes only through services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament import services
+from tournament.forms import (
+    EventForm,
+    OtherResultForm,
+    PlayerForm,
+    PlayerImportForm,
+    ReasonForm,
+    SlipForm,
+)
+from tournament.models import Board, Player, Result, Round
+from tournament.outcome import ResultError
+from tournament.permissions import arbiter_required
+from tournament.standings_bridge import tiebreak_registry
+
+
+def _ctx(event, **extra):
+    return {"event": event, "is_arbiter": True, **extra}
+
+
+def _fail(request, exc) -> None:
+    messages.error(request, getattr(exc, "message", None) or str(exc))
+
+
+@login_required
+def event_create(request):
+    form = EventForm(request.POST or None, tiebreak_names=tiebreak_registry())
+    if request.method == "POST" and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k != "tiebreak_order"}
+        name = data.pop("name")
+        event = services.create_event(
+            name=name, arbiter=request.user, tiebreaks=form.cleaned_data["tiebreak_order"], **data
+        )
+        messages.success(request, _("Event created. Add the players next."))
+        return redirect("arbiter_players", event.slug)
+    return render(request, "tournament/arbiter/event_form.html",
+                  {"form": form, "tiebreaks": tiebreak_registry().values()})
+
+
+@arbiter_required
+def dashboard(request, event):
+    rounds = list(event.rounds.all())
+    current = rounds[-1] if rounds else None
+    missing = services.missing_results(current) if current else []
+    conflicts = (
+        Result.objects.filter(board__round__event=event, status=Result.Status.CONFLICT)
+        .select_related("board__round", "board__first", "board__second")
+    )
+    return render(request, "tournament/arbiter/dashboard.html", _ctx(
+        event, rounds=rounds, current=current, missing=missing, conflicts=conflicts,
+        next_action=services.next_action(event),
+        players=event.players.count(),
+    ))
+
+
+@arbiter_required
+def event_settings(request, event):
+    form = EventForm(request.POST or None, instance=event, tiebreak_names=tiebreak_registry())
+    if request.method == "POST" and form.is_valid():
+        services.update_event(event, form)
+        messages.success(request, _("Settings saved."))
+        return redirect("arbiter_settings", event.slug)
+    return render(request, "tournament/arbiter/event_form.html",
+                  _ctx(event, form=form, tiebreaks=tiebreak_registry().values()))
+
+
+@arbiter_required
+def players(request, event):
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.add_player(event, **form.cleaned_data)
+        except services.ServiceError as exc:
+            form.add_error("name", str(exc))
+        else:
+            messages.success(request, _("%(name)s added with pairing number %(seed)d.")
+                             % {"name": player.name, "seed": player.seed})
+            return redirect("arbiter_players", event.slug)
+    return render(request, "tournament/arbiter/players.html", _ctx(
+        event, form=form, import_form=PlayerImportForm(), players=event.players.all(),
+        next_round=services.next_round_number(event),
+    ))
+
+
+@arbiter_required
+def player_edit(request, event, player_id):
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    form = PlayerForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_player(player, **form.cleaned_data)
+        except services.ServiceError as exc:
+            form.add_error("name", str(exc))
+        else:
+            messages.success(request, _("Player saved."))
+            return redirect("arbiter_players", event.slug)
+    return render(request, "tournament/arbiter/player_form.html",
+                  _ctx(event, form=form, player=player))
+
+
+@arbiter_required
+@require_POST
+def players_import(request, event):
+    form = PlayerImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            added = services.import_players(event, form.cleaned_data["csv_file"])
+        except services.ServiceError as exc:
+            _fail(request, exc)
+        else:
+            messages.success(request, _("%(n)d players imported.") % {"n": len(added)})
+    else:
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+    return redirect("arbiter_players", event.slug)
+
+
+@arbiter_required
+@require_POST
+def player_withdraw(request, event, player_id):
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Withdrawing a player needs a reason."))
+    else:
+        try:
+            services.withdraw_player(player, reason=form.cleaned_data["reason"])
+        except services.ServiceError as exc:
+            _fail(request, exc)
+        else:
+            messages.success(request, _("%(name)s withdrawn.") % {"name": player.name})
+    return redirect("arbiter_players", event.slug)
+
+
+@arbiter_required
+@require_POST
+def player_absence(request, event, player_id):
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    try:
+        round_number = int(request.POST.get("round", ""))
+        services.set_absence(player, round_number, vp=request.POST.get("vp") or None,
+                             reason=request.POST.get("reason", ""))
+    except (ValueError, services.ServiceError) as exc:
+        _fail(request, exc)
+    else:
+        messages.success(request, _("Absence recorded."))
+    return redirect("arbiter_players", event.slug)
+
+
+@arbiter_required
+@require_POST
+def round_pair(request, event):
+    try:
+        round_ = services.pair_next_round(event, user=request.user)
+    except services.ServiceError as exc:
+        _fail(request, exc)
+        return redirect("arbiter_dashboard", event.slug)
+    messages.success(request, _("Round %(n)d paired: check and publish.") % {"n": round_.number})
+    return redirect("arbiter_round", event.slug, round_.number)
+
+
+@arbiter_required
+def round_detail(request, event, number):
+    round_ = get_object_or_404(Round, event=event, number=number)
+    boards = services.boards_with_results(round_)
+    return render(request, "tournament/arbiter/round.html", _ctx(
+        event, round=round_, boards=boards, warnings=services.pairing_warnings(round_),
+        players=event.players.all(),
+    ))
+
+
+@arbiter_required
+@require_POST
+def round_action(request, event, number, action):
+    round_ = get_object_or_404(Round, event=event, number=number)
+    try:
+        if action == "publish":
+            services.publish_round(round_)
+            messages.success(request, _("Round %(n)d published.") % {"n": number})
+        elif action == "close":
+            services.close_round(round_)
+            messages.success(request, _("Round %(n)d closed.") % {"n": number})
+        elif action == "repair":
+            services.repair_round(round_, user=request.user, reason=request.POST.get("reason", ""))
+            messages.success(request, _("Round %(n)d paired again.") % {"n": number})
+        elif action == "edit":
+            services.edit_pairing(
+                round_, first_id=int(request.POST["first"]),
+                second_id=int(request.POST["second"]) if request.POST.get("second") else None,
+                board_number=int(request.POST["board"]), reason=request.POST.get("reason", ""),
+            )
+            messages.success(request, _("Pairing changed."))
+        else:
+            messages.error(request, _("Unknown action."))
+    except (services.ServiceError, KeyError, ValueError) as exc:
+        _fail(request, exc)
+    return redirect("arbiter_round", event.slug, number)
+
+
+@arbiter_required
+def result_entry(request, event, number):
+    """Keyboard-fast slip entry: board number, twelve scores, Enter."""
+    round_ = get_object_or_404(Round, event=event, number=number)
+    form = SlipForm(request.POST or None)
+    board = None
+    if request.method == "POST":
+        board = get_object_or_404(Board, round=round_, pk=request.POST.get("board_id"))
+        if form.is_valid():
+            try:
+                recorded = services.record_result(
+                    board, Result.Kind.PLAYED, user=request.user,
+                    first_scores=form.scores("first"), second_scores=form.scores("second"),
+                )
+            except ResultError as exc:
+                form.add_error(None, exc.message)
+            else:
+                if recorded.conflict:
+                    messages.warning(request, _("Board %(b)d: this differs from the result "
+                                                "already entered; kept as a conflict.")
+                                     % {"b": board.number})
+                elif recorded.created:
+                    messages.success(request, _("Board %(b)d saved.") % {"b": board.number})
+                else:
+                    messages.info(request, _("Board %(b)d: same result as before, nothing "
+                                             "changed.") % {"b": board.number})
+                nxt = services.next_board_without_result(round_, after=board)
+                url = request.path + (f"?board={nxt.pk}" if nxt else "")
+                return redirect(url)
+    boards = services.boards_with_results(round_)
+    if board is None:
+        chosen = request.GET.get("board")
+        board = next((b for b, _r in boards if str(b.pk) == chosen), None) or next(
+            (b for b, r in boards if r is None and not b.is_bye), None
+        )
+    slip_rows = [
+        (seat, getattr(board, seat),
+         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}")) for c in "RGBOYP"])
+        for seat in ("first", "second")
+    ] if board else []
+    return render(request, "tournament/arbiter/result_entry.html", _ctx(
+        event, round=round_, boards=boards, board=board, form=form, colours="RGBOYP",
+        slip_rows=slip_rows,
+    ))
+
+
+@arbiter_required
+def board_result(request, event, board_id):
+    """Forfeits, decisions, resignations and corrections of one board, with its history."""
+    board = get_object_or_404(Board.objects.select_related("round", "first", "second"),
+                              pk=board_id, round__event=event)
+    accepted = services.current_result(board)
+    form = OtherResultForm(request.POST or None, initial={
+        "expected_version": accepted.version if accepted else None})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            recorded = services.record_result(
+                board, data["kind"], user=request.user, source=Result.Source.ARBITER,
+                first_scores=data["first_scores"], second_scores=data["second_scores"],
+                loser_seat=data["loser_seat"], first_vp=data["first_vp"] or None,
+                second_vp=data["second_vp"] or None, reason=data["reason"],
+                correction=accepted is not None, expected_version=data["expected_version"],
+            )
+        except ResultError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        except services.StaleResult as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Result saved (version %(v)d).")
+                             % {"v": recorded.result.version})
+            return redirect("arbiter_board", event.slug, board.pk)
+    return render(request, "tournament/arbiter/board_result.html", _ctx(
+        event, board=board, form=form, accepted=accepted,
+        history=board.results.select_related("entered_by"),
+    ))
+
+
+@arbiter_required
+@require_POST
+def conflict_resolve(request, event, result_id):
+    conflict = get_object_or_404(Result, pk=result_id, board__round__event=event)
+    try:
+        services.resolve_conflict(conflict, accept=request.POST.get("accept") == "1",
+                                  user=request.user, reason=request.POST.get("reason", ""))
+    except (ResultError, services.ServiceError) as exc:
+        _fail(request, exc)
+    else:
+        messages.success(request, _("Conflict resolved."))
+    return redirect("arbiter_board", event.slug, conflict.board_id)

@@ -1,0 +1,283 @@
+"""Public pages: anyone may read them (no login); every table exports to CSV and XLSX."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from tournament import services, standings_bridge
+from tournament.models import Board, Event, Player, Result, Round
+from tournament.tables import (
+    PairingsByNameTable,
+    PairingsTable,
+    ResultsTable,
+    StandingsTable,
+)
+from tournament.templatetags.ingenious import lowest_text
+
+
+def home(request):
+    """The list of events, the newest first."""
+    events = Event.objects.all()
+    if request.user.is_authenticated and not request.user.is_superuser:
+        mine = set(request.user.arbitrated_events.values_list("pk", flat=True))
+    else:
+        mine = set()
+    return render(request, "tournament/home.html", {"events": events, "mine": mine})
+
+
+def _event(request, slug) -> Event:
+    event = get_object_or_404(Event, slug=slug)
+    request.is_arbiter = event.is_arbiter(request.user)
+    return event
+
+
+def _ctx(request, event, **extra):
+    return {"event": event, "is_arbiter": request.is_arbiter, **extra}
+
+
+def _visible_rounds(request, event):
+    """Drafted pairings are the arbiter's until published."""
+    rounds = event.rounds.all()
+    if not request.is_arbiter:
+        if not event.publish_pairings:
+            return rounds.none()
+        rounds = rounds.exclude(status=Round.Status.DRAFTED)
+    return rounds
+
+
+def _chosen_round(request, rounds) -> Round | None:
+    rounds = list(rounds)
+    if not rounds:
+        return None
+    wanted = request.GET.get("round")
+    if wanted:
+        for r in rounds:
+            if str(r.number) == wanted:
+                return r
+        raise Http404(_("No such round."))
+    return rounds[-1]
+
+
+def _pdf_url(event, document, number) -> str:
+    url = reverse("print_document", args=[event.slug, document])
+    return f"{url}?round={number}" if number else url
+
+
+def _export(request, table, name):
+    fmt = request.GET.get("_export")
+    if fmt and TableExport.is_valid_format(fmt) and fmt in ("csv", "xlsx"):
+        return TableExport(fmt, table, exclude_columns=()).response(f"{name}.{fmt}")
+    return None
+
+
+def event_home(request, slug):
+    event = _event(request, slug)
+    rounds = list(_visible_rounds(request, event))
+    query = request.GET.get("q", "").strip()
+    found = []
+    current = rounds[-1] if rounds else None
+    if query and current is not None:
+        players = event.players.filter(name__icontains=query)[:10]
+        boards = {
+            p: b for b in current.boards.select_related("first", "second")
+            for p in (b.first_id, b.second_id)
+        }
+        for p in players:
+            board = boards.get(p.pk)
+            found.append((p, board))
+    elif query:
+        found = [(p, None) for p in event.players.filter(name__icontains=query)[:10]]
+    return render(request, "tournament/event_home.html", _ctx(
+        request, event, rounds=rounds, current=current, query=query, found=found,
+        players=event.players.count(),
+    ))
+
+
+def _vp_before(event: Event, round_: Round) -> dict[int, object]:
+    if round_.number == 1:
+        return {}
+    table = standings_bridge.standings(event, round_.number - 1)
+    return {row.player_id: row.vp for row in table}
+
+
+def pairings(request, slug):
+    event = _event(request, slug)
+    round_ = _chosen_round(request, _visible_rounds(request, event))
+    rows = []
+    if round_ is not None:
+        before = _vp_before(event, round_)
+        for board, _result in services.boards_with_results(round_):
+            rows.append({
+                "board": board.number if not board.is_bye else "–",
+                "first": board.first.name, "first_vp": before.get(board.first_id, 0),
+                "second": board.second.name if board.second else "",
+                "second_vp": before.get(board.second_id, 0) if board.second else None,
+            })
+    table = PairingsTable(rows)
+    RequestConfig(request, paginate=False).configure(table)
+    return _export(request, table, f"{event.slug}-pairings") or render(
+        request, "tournament/pairings.html", _ctx(
+            request, event, round=round_, table=table,
+            rounds=_visible_rounds(request, event), by_name=False,
+            pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
+        ))
+
+
+def pairings_by_name(request, slug):
+    event = _event(request, slug)
+    round_ = _chosen_round(request, _visible_rounds(request, event))
+    rows = []
+    if round_ is not None:
+        for board, _result in services.boards_with_results(round_):
+            if board.is_bye:
+                rows.append({"name": board.first.name, "board": "–", "opponent": _("bye"),
+                             "plays": ""})
+                continue
+            rows.append({"name": board.first.name, "board": board.number,
+                         "opponent": board.second.name, "plays": _("first")})
+            rows.append({"name": board.second.name, "board": board.number,
+                         "opponent": board.first.name, "plays": _("second")})
+    rows.sort(key=lambda r: r["name"].casefold())
+    table = PairingsByNameTable(rows, order_by="name")
+    RequestConfig(request, paginate=False).configure(table)
+    return _export(request, table, f"{event.slug}-pairings-by-name") or render(
+        request, "tournament/pairings.html", _ctx(
+            request, event, round=round_, table=table,
+            rounds=_visible_rounds(request, event), by_name=True,
+            pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
+        ))
+
+
+def results(request, slug):
+    event = _event(request, slug)
+    round_ = _chosen_round(request, _visible_rounds(request, event))
+    rows = []
+    if round_ is not None:
+        for board, result in services.boards_with_results(round_):
+            rows.append({
+                "board": board.number if not board.is_bye else "–",
+                "first": board.first.name,
+                "second": board.second.name if board.second else _("bye"),
+                "result": _result_text(board, result),
+                "lowest": lowest_text(result.first_scores, result.second_scores) if result else "",
+                "kind": result.get_kind_display() if result else "",
+            })
+    table = ResultsTable(rows)
+    RequestConfig(request, paginate=False).configure(table)
+    return _export(request, table, f"{event.slug}-results") or render(
+        request, "tournament/results.html", _ctx(
+            request, event, round=round_, table=table, rounds=_visible_rounds(request, event),
+        ))
+
+
+def _result_text(board: Board, result: Result | None) -> str:
+    from tournament.templatetags.ingenious import vp
+
+    if result is None:
+        return ""
+    if board.is_bye:
+        return vp(result.first_vp)
+    return f"{vp(result.first_vp)}–{vp(result.second_vp)}"
+
+
+def _standings_round(request, event) -> int:
+    done = standings_bridge.complete_rounds(event)
+    wanted = request.GET.get("round")
+    if wanted and wanted.isdigit() and 0 < int(wanted) <= event.rounds.count():
+        return int(wanted)
+    return done
+
+
+def _standings_allowed(request, event) -> None:
+    if not event.publish_standings and not request.is_arbiter:
+        raise Http404(_("The standings of this event are not published."))
+
+
+def standings(request, slug):
+    event = _event(request, slug)
+    _standings_allowed(request, event)
+    after = _standings_round(request, event)
+    table_core = standings_bridge.standings(event, after)
+    rows = []
+    for row in table_core:
+        item = {
+            "place": row.place, "rank": row.rank, "name": row.name, "club": row.club or "",
+            "vp": row.vp, "games": row.games_played,
+            "url": reverse("player_detail", args=[event.slug, row.player_id]),
+        }
+        for value in row.tiebreaks:
+            item[f"tb_{value.key}"] = value.display
+            item[f"tb_{value.key}_sort"] = value.sort_key
+        rows.append(item)
+    table = StandingsTable(rows, table_core.tiebreaks)
+    RequestConfig(request, paginate=False).configure(table)
+    return _export(request, table, f"{event.slug}-standings-r{after}") or render(
+        request, "tournament/standings.html", _ctx(
+            request, event, table=table, after=after, tiebreaks=table_core.tiebreaks,
+            pdf=_pdf_url(event, "standings", after),
+            rounds=range(1, event.rounds.count() + 1),
+        ))
+
+
+def crosstable(request, slug):
+    event = _event(request, slug)
+    _standings_allowed(request, event)
+    after = _standings_round(request, event)
+    table_core, rows = standings_bridge.crosstable(event, after)
+    return render(request, "tournament/crosstable.html", _ctx(
+        request, event, rows=rows, after=after, round_numbers=range(1, after + 1),
+        rounds=range(1, event.rounds.count() + 1), standings=table_core,
+    ))
+
+
+def player_detail(request, slug, player_id):
+    event = _event(request, slug)
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    visible = set(_visible_rounds(request, event).values_list("pk", flat=True))
+    boards = (
+        Board.objects.filter(Q(first=player) | Q(second=player), round_id__in=visible)
+        .select_related("round", "first", "second").order_by("round__number")
+    )
+    accepted = {
+        r.board_id: r for r in Result.objects.filter(board__in=boards, status="accepted")
+    }
+    games, total = [], 0
+    for board in boards:
+        result = accepted.get(board.pk)
+        is_first = board.first_id == player.pk
+        own_vp = None
+        own_scores = opp_scores = None
+        if result is not None:
+            own_vp = result.first_vp if is_first else result.second_vp
+            total += own_vp or 0
+            own_scores = result.first_scores if is_first else result.second_scores
+            opp_scores = result.second_scores if is_first else result.first_scores
+        games.append({
+            "round": board.round.number, "board": board, "first": is_first,
+            "opponent": (board.second if is_first else board.first),
+            "result": result, "vp": own_vp, "total": total,
+            "own_scores": own_scores, "opp_scores": opp_scores,
+            "lowest": lowest_text(own_scores, opp_scores),
+        })
+    return render(request, "tournament/player.html", _ctx(
+        request, event, player=player, games=games,
+    ))
+
+
+def projector(request, slug):
+    """Pairings and standings in large type, paging and refreshing by themselves."""
+    event = _event(request, slug)
+    round_ = _chosen_round(request, _visible_rounds(request, event))
+    boards = services.boards_with_results(round_) if round_ else []
+    table = []
+    if event.publish_standings or request.is_arbiter:
+        table = standings_bridge.standings(event)
+    return render(request, "tournament/projector.html", _ctx(
+        request, event, round=round_, boards=boards, standings=table,
+    ))

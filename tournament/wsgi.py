@@ -1,0 +1,7 @@
+"""WSGI entry point (plain HTTP only; clocks need the ASGI application)."""
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+application = get_wsgi_application()

@@ -74,7 +74,7 @@ def event_results(event: Event, upto_round: int | None = None) -> EventResults:
     byes.extend(Bye(a.round_number, a.player_id, ResultKind.ABSENT, a.vp) for a in absences)
     players = [
         Player(p.pk, p.name, p.club or None, p.rating)
-        for p in event.players.only("pk", "name", "club", "rating")
+        for p in event.players.all()
     ]
     return EventResults(players=players, games=games, byes=byes)
 

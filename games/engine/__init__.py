@@ -10,7 +10,7 @@ Verify a record (text, JSON text, bytes or a decoded JSON object):
 ... 2. B j10P-k10P {P+2}
 ... ''')
 >>> verdict.ok, verdict.error.line, verdict.game.scores["B"]["P"]
-(False, None, 2)
+(False, 6, 2)
 >>> verdict.error.reason
 'unfinished record: the game is not over after 2 actions (seat A to move)'
 

@@ -276,7 +276,7 @@ class Game:
         self._pending[s] = refill
         self._open, self._open_refill, self._open_swapped = s, refill, False
         t = s + 1 if s + 1 < self.players else 0
-        if rack[t] and pos.pairs and not self._out[t] and (self._placed_by[t] or not pos.fresh_first):
+        if rack[t] and pos.pairs and not self._out[t] and (pos.free_first or self._placed_by[t]):
             self._cur = t
         else:
             self._advance(s)

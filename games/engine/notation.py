@@ -22,10 +22,14 @@ __all__ = ["MAX_RECORD_CHARS", "format_record", "parse_record", "read_items", "s
 #: Refuse records longer than this (a full four-player record with draws is under 20 kB).
 MAX_RECORD_CHARS = 1_000_000
 
-_FAST = re.compile(
-    r"[ \t]*(?:\d{1,4}\.+[ \t]*)?([ABCD])[ \t]+([a-z][0-9]{1,3})([RGBOYP])-([a-z][0-9]{1,3})"
-    r"([RGBOYP])(?:[ \t]*\{([^{}]*)\})?(?:[ \t]+@(\d{1,4}):([0-5][0-9]))?[ \t]*(?:;.*)?"
+# One match per line: a plain placement line fills groups 1-8, any other line group 9.
+_LINES = re.compile(
+    r"^(?:[ \t]*(?:\d{1,4}\.+[ \t]*)?([ABCD])[ \t]+([a-z][0-9]{1,3})([RGBOYP])-"
+    r"([a-z][0-9]{1,3})([RGBOYP])(?:[ \t]*(\{[^{}\n]*\}))?(?:[ \t]+@(\d{1,4}):([0-5][0-9]))?"
+    r"[ \t]*(?:;[^\n]*)?|([^\n]*))$",
+    re.MULTILINE,
 )
+_FIRST_CELL = re.compile(r"[a-z]")
 _TAG = re.compile(
     r"[ \t]*\[([A-Za-z][A-Za-z0-9_]{0,39})[ \t]+\"((?:[^\"\\]|\\.)*)\"[ \t]*\][ \t]*(?:;.*)?"
 )
@@ -51,6 +55,7 @@ def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
     tags, tag_lines, items, positions = read_items(source)
     if isinstance(items, tuple):
         return Record(tags, items, positions, tag_lines)
+    positions = positions.as_tuple()
     actions = tuple(
         Action(item[0], PLACE, Placement(*item[1:5]), (), item[5], item[6])
         if type(item) is tuple
@@ -132,40 +137,75 @@ def _quote(token: str) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
+class _Positions:
+    """``(line, column, claim column)`` per item of a text record, worked out only when asked:
+    verification needs them for an error message, which is rare."""
+
+    __slots__ = ("_known", "_lines", "_text", "_text_lines")
+
+    def __init__(self, lines: list[int], known: dict[int, Any], text: str) -> None:
+        self._lines, self._known, self._text = lines, known, text
+        self._text_lines: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def __getitem__(self, i: int) -> tuple[int, int | None, int | None]:
+        if i in self._known:
+            return self._known[i]  # type: ignore[no-any-return]
+        lineno = self._lines[i]
+        if self._text_lines is None:
+            self._text_lines = self._text.split("\n")
+        line = self._text_lines[lineno - 1]
+        body = line.split(";", 1)[0]
+        column = _FIRST_CELL.search(body)
+        claim = body.find("{")
+        return (lineno, column.start() + 1 if column else None, claim + 1 if claim >= 0 else None)
+
+    def as_tuple(self) -> tuple[tuple[int, int | None, int | None], ...]:
+        return tuple(self[i] for i in range(len(self._lines)))
+
+
 def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
     """Split a text record into tags and action items (the shared front end).
 
     A plain placement line becomes a bare tuple ``(seat, cell, colour, cell, colour, claim,
     clock)`` (cheap: verification uses it directly); other lines become :class:`Action`.
-    Returns ``(tags, tag_lines, items, positions)``.
+    Returns ``(tags, tag_lines, items, positions)``; ``positions`` is indexable like a tuple.
+    One regular expression splits all lines at once (one match per line); only lines that are
+    not plain placements go through the slower tokenizer.
     """
     _check_size(len(text))
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     tags: list[tuple[str, str]] = []
     tag_lines: list[int] = []
     items: list[Any] = []
-    positions: list[tuple[int, int | None, int | None]] = []
-    fast, append, add_position = _FAST.fullmatch, items.append, positions.append
-    claims = _CLAIMS
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    for lineno, line in enumerate(text.split("\n"), 1):
-        match = fast(line)
-        if match is not None:
-            seat, c1, k1, c2, k2, claim, minutes, seconds = match.groups()
-            claim_column = None
-            if claim is not None:
-                claim_column = match.start(6)
+    lines: list[int] = []
+    known: dict[int, Any] = {}
+    append, add_line, claims = items.append, lines.append, _CLAIMS
+    for lineno, (seat, c1, k1, c2, k2, claim, minutes, seconds, other) in enumerate(
+        _LINES.findall(text), 1
+    ):
+        if seat:
+            if claim:
                 parsed = claims.get(claim)
-                claim = (
-                    parsed
-                    if parsed is not None
-                    else _parse_claim(claim, lineno, claim_column, len(items) + 1)
-                )
-            clock = None if minutes is None else int(minutes) * 60 + int(seconds)
+                if parsed is None:
+                    try:
+                        parsed = _parse_claim(claim[1:-1], lineno, None, len(items) + 1)
+                    except NotationError as error:
+                        line = text.split("\n")[lineno - 1]
+                        raise error.at(column=line.split(";", 1)[0].find("{") + 1) from None
+                    if len(claims) < 4096:
+                        claims[claim] = parsed
+                claim = parsed
+            else:
+                claim = None
+            clock = int(minutes) * 60 + int(seconds) if minutes else None
             append((seat, c1, k1, c2, k2, claim, clock))
-            add_position((lineno, match.start(2) + 1, claim_column))
+            add_line(lineno)
             continue
-        stripped = line.strip()
+        stripped = other.strip()
         if not stripped or stripped.startswith(";"):
             continue
         if stripped.startswith("["):
@@ -173,16 +213,17 @@ def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
                 raise NotationError(
                     "tag after the first action (tags come first)", line=lineno, column=1
                 )
-            name, value = _parse_tag(line, lineno)
-            if any(name == known for known, _ in tags):
+            name, value = _parse_tag(other, lineno)
+            if any(name == known_name for known_name, _ in tags):
                 raise NotationError(f"tag '{name}' appears twice", line=lineno, token=name)
             tags.append((name, value))
             tag_lines.append(lineno)
             continue
-        action, column, claim_column = _parse_action(line, lineno, len(items) + 1)
+        action, column, claim_column = _parse_action(other, lineno, len(items) + 1)
+        known[len(items)] = (lineno, column, claim_column)
         append(action)
-        add_position((lineno, column, claim_column))
-    return tuple(tags), tuple(tag_lines), items, tuple(positions)
+        add_line(lineno)
+    return tuple(tags), tuple(tag_lines), items, _Positions(lines, known, text)
 
 
 def _parse_tag(line: str, lineno: int) -> tuple[str, str]:
@@ -202,7 +243,7 @@ def _parse_tag(line: str, lineno: int) -> tuple[str, str]:
     return name, value
 
 
-def _parse_claim(content: str, lineno: int, column: int, number: int) -> Claim:
+def _parse_claim(content: str, lineno: int, column: int | None, number: int) -> Claim:
     points: dict[str, int] = {}
     for item in _CLAIM_SPLIT.split(content.strip()):
         if not item:
@@ -234,10 +275,7 @@ def _parse_claim(content: str, lineno: int, column: int, number: int) -> Claim:
                 token=item,
             )
         points[colour] = amount
-    claim = tuple((c, points[c]) for c in "RGBOYP" if c in points)
-    if len(_CLAIMS) < 4096:
-        _CLAIMS[content] = claim
-    return claim
+    return tuple((c, points[c]) for c in "RGBOYP" if c in points)
 
 
 def _parse_action(line: str, lineno: int, number: int) -> tuple[Action, int, int | None]:

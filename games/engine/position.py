@@ -24,9 +24,10 @@ class Position:
     """Tiles and start symbols on one board, with incremental counters."""
 
     __slots__ = (
-        "board",
+                "board",
         "cells",
         "direction",
+        "free_first",
         "fresh_first",
         "neighbours",
         "pairs",
@@ -44,6 +45,7 @@ class Position:
         self.cells = list(board.start_colour)
         self.touch_rule = profile.placement == TOUCH
         self.fresh_first = profile.first_round is not None
+        self.free_first = not self.fresh_first  # first tiles follow the usual rule
         self.touched_symbols = [False] * 6
         self.touching = list(board.initial_touching)
         self.pairs = board.initial_pairs

@@ -144,35 +144,45 @@ def _choose(
     pos, board = game._pos, game.board
     s = game._cur
     first = game._placed_by[s] == 0
-    pairs = _sample_pairs(game, rng, first, 6)
+    pairs = _sample_pairs(game, rng, first, 4)
+    names = board.names
     if rng.random() >= greed:
-        a, b = rng.choice(pairs)
-        tile = rng.choice(rack)
+        a, b = pairs[int(rng.random() * len(pairs))]
+        tile = rack[int(rng.random() * len(rack))]
         ca, cb = (tile.first, tile.second) if rng.random() < 0.5 else (tile.second, tile.first)
-        return Placement(board.names[a], ca, board.names[b], cb), tile
+        return Placement(names[a], ca, names[b], cb), tile
     track = game._tracks[game._side[s]]
-    cap = game._cap
-    best, best_value = None, -1.0
+    room = [max(0, 18 - v) for v in track]  # points still useful below 18, per colour
+    weight = [20 - v if v < 18 else 0 for v in track]  # low colours matter most
+    options = []
+    for tile in dict.fromkeys(rack):
+        ka, kb = _COLOUR_INDEX[tile.first], _COLOUR_INDEX[tile.second]
+        options.append((tile, ka, kb))
+        if ka != kb:
+            options.append((tile, kb, ka))
+    colours = sorted({c for _, ka, kb in options for c in (ka, kb)})
+    best, best_value = None, -1
+    score, size, direction = pos.score, board.size, board.direction
     for a, b in pairs:
-        d = board.direction[a * board.size + b]
-        for tile in dict.fromkeys(rack):
-            ways = [(tile.first, tile.second)]
-            if not tile.is_double:
-                ways.append((tile.second, tile.first))
-            for ka, kb in ways:
-                ca, cb = _COLOUR_INDEX[ka], _COLOUR_INDEX[kb]
-                pa, pb = pos.score(a, ca, b, cb, d)
-                value = rng.random()
-                for c, p in ((ca, pa), (cb, pb)):
-                    gain = min(p, cap - track[c])
-                    value += gain * (cap + 2 - track[c])
-                    if track[c] < 18 <= track[c] + gain:
-                        value += 40
-                if value > best_value:
-                    best_value = value
-                    best = (Placement(board.names[a], ka, board.names[b], kb), tile)
+        d = direction[a * size + b]
+        at_a, at_b = [0] * 6, [0] * 6
+        for c in colours:  # both hexes in one colour per call
+            at_a[c], at_b[c] = score(a, c, b, c, d)
+        for option in options:
+            _, ca, cb = option
+            if ca == cb:
+                gain = min(at_a[ca] + at_b[ca], room[ca])
+                value = gain * weight[ca] + (60 if gain and gain == room[ca] else 0)
+            else:
+                gain = min(at_a[ca], room[ca])
+                value = gain * weight[ca] + (60 if gain and gain == room[ca] else 0)
+                gain = min(at_b[cb], room[cb])
+                value += gain * weight[cb] + (60 if gain and gain == room[cb] else 0)
+            if value > best_value:
+                best_value, best = value, (a, b, option)
     assert best is not None
-    return best
+    a, b, (tile, ca, cb) = best
+    return Placement(names[a], COLOURS[ca], names[b], COLOURS[cb]), tile
 
 
 def _sample_pairs(game: Game, rng: random.Random, first: bool, want: int) -> list[tuple[int, int]]:
@@ -180,15 +190,19 @@ def _sample_pairs(game: Game, rng: random.Random, first: bool, want: int) -> lis
     pos, board = game._pos, game.board
     cells, step, allowed = pos.cells, board.step, pos.allowed
     empties = [i for i, c in enumerate(cells) if c < 0]
-    found: set[tuple[int, int]] = set()
-    for _ in range(8 * want):
-        a = rng.choice(empties)
-        b = step[a][rng.randrange(6)]
+    found: list[tuple[int, int]] = []
+    random_ = rng.random
+    count = len(empties)
+    for _ in range(10 * want):
+        a = empties[int(random_() * count)]
+        b = step[a][int(random_() * 6)]
         if b >= 0 and allowed(a, b, first):
-            found.add((a, b) if a < b else (b, a))
-            if len(found) >= want:
-                break
+            pair = (a, b) if a < b else (b, a)
+            if pair not in found:
+                found.append(pair)
+                if len(found) >= want:
+                    break
     if found:
-        return sorted(found)
+        return found
     pairs = pos.allowed_pairs(first)
     return rng.sample(pairs, min(want, len(pairs)))

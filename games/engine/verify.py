@@ -144,11 +144,15 @@ def verify(source: str | bytes | dict[str, Any] | Record) -> Verdict:
         return Verdict(game.summary(), error)
     summary = game.summary()
     if not game.is_over:
+        # the error points just past the last action (for JSON: the missing action's index)
+        last = positions[len(items) - 1][0] if items else max(tag_lines, default=0)
         return Verdict(
             summary,
             IllegalActionError(
                 f"unfinished record: the game is not over after {len(items)} actions "
-                f"(seat {game.to_move} to move)"
+                f"(seat {game.to_move} to move)",
+                line=last + 1,
+                action=len(items) + 1,
             ),
         )
     claimed = header.tag("Result")

@@ -71,7 +71,7 @@ def test_external_engine_gives_the_same_rounds_as_the_in_process_engine(fake_eng
 def test_external_no_pairing_status_is_no_legal_pairing(fake_engine):
     event = new_event(2, Settings(3))
     event = play_round(event, pair_swiss(event), random.Random(1))
-    with pytest.raises(NoLegalPairing, match="round 2 cannot be paired.*No valid pairing"):
+    with pytest.raises(NoLegalPairing, match=r"round 2 cannot be paired.*No valid pairing"):
         pair_swiss(event, get_engine("external", command=fake_engine))
 
 

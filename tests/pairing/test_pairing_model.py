@@ -84,7 +84,7 @@ def test_settings_points_and_validation():
     assert settings.tenths(Result.FORFEIT_LOSS) == 0
     with pytest.raises(InvalidEvent, match="first_move must be 'first' or 'second', got 'white'"):
         Settings(7, first_move="white")
-    with pytest.raises(InvalidEvent, match="bye must be a multiple of 0.1.*0.25"):
+    with pytest.raises(InvalidEvent, match=r"bye must be a multiple of 0\.1.*0\.25"):
         Settings(7, bye=0.25)
     with pytest.raises(InvalidEvent, match="rounds must be between 1 and 99, got 0"):
         Settings(0)

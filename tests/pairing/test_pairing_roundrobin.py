@@ -160,7 +160,7 @@ def test_default_format(players, system, rounds):
 def test_bad_sizes_and_rounds_are_refused_with_the_input_quoted():
     with pytest.raises(InvalidEvent, match="at least 2 players, got 1"):
         default_format(1)
-    with pytest.raises(InvalidEvent, match="rounds 1..5, not 6"):
+    with pytest.raises(InvalidEvent, match=r"rounds 1\.\.5, not 6"):
         berger_round(6, 6)
     with pytest.raises(InvalidEvent, match="at least 2 players, got 0"):
         berger_schedule(0)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-import pytest
 import hypothesis
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pairing_scenarios import run_event, start_event
@@ -273,3 +273,21 @@ def test_an_engine_rematch_is_caught():
     rematch = [(played[0].first, played[0].second), (played[1].first, played[1].second)]
     with pytest.raises(EngineError, match="rematch"):
         pair_swiss(event, _ScriptedEngine(rematch))
+
+
+def test_the_package_docstring_example_runs():
+    import doctest
+
+    import tournament.pairing
+
+    result = doctest.testmod(tournament.pairing)
+    assert result.attempted >= 2 and result.failed == 0
+
+
+def test_the_example_in_docs_pairing_md_runs():
+    import doctest
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "pairing.md"
+    result = doctest.testfile(str(docs), module_relative=False)
+    assert result.attempted >= 2 and result.failed == 0

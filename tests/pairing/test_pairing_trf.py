@@ -244,7 +244,12 @@ def test_foreign_files_with_headers_and_unrated_codes_are_read():
         (lambda t: t.replace("1     3 w 1", "1 x   3 w 1"), "must start in column 92", 2, 90),
         (lambda t: t.replace("    3 w 1", "   3 w 1 "), "round entry '  3 w 1'", 2, 92),
         (lambda t: t.replace("0000 - H", "0000 - U"), "only an absence", 3, 102),
-        (lambda t: t.replace("0000 - Z", "0000 - Z  0000 - Z  0000 - Z"), "has 3 rounds", 5, None),
+        (
+            lambda t: t.replace("0000 - Z", "0000 - Z  0000 - Z  0000 - Z"),
+            "player 4 has 3 round entries but player 1 only 1",
+            5,
+            None,
+        ),
         (lambda t: t.replace("001    4", "001   x4"), "pairing number '  x4'", 5, 5),
         (lambda t: t.replace("1800", "18x0"), "rating '18x0'", 4, 49),
         (lambda t: t.replace("XXC white1", "XXC white1\nXXC black1"), "XXC appears twice", 8, 1),

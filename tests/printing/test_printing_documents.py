@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from printing_helpers import A4, GAMES, LETTER, pdf_pages, pdf_sizes
 
-from tests.printing.conftest import A4, GAMES, LETTER, pdf_pages, pdf_sizes
 from tournament import standings_bridge
 from tournament.printing import documents
 
@@ -74,6 +74,7 @@ def test_crosstable_rows_and_cells(event):
     ada = next(r for r in rows if r.name == "Ada Lovelace")
     blaise_rank = next(r.rank for r in rows if r.name == "Blaise Pascal")
     dorothy_rank = next(r.rank for r in rows if r.name == "Dorothy Vaughan")
+    assert (ada.rank, ada.vp_display, ada.firsts, ada.seconds) == (1, "2", 1, 1)
     assert f"1 Ada Lovelace {blaise_rank}f 1 {dorothy_rank}s 1 2 1–1" in text
     assert "Grace Hopper bye 1" in text
     assert len(rows) == len(table.rows) == 7
@@ -120,7 +121,7 @@ def test_slips_four_to_a_page(event):
 def test_unknown_document_and_paper_are_refused(event):
     from tournament.printing.data import PrintError
 
-    with pytest.raises(PrintError, match="Unknown document 'minutes'.*pairings, standings"):
+    with pytest.raises(PrintError, match=r"Unknown document 'minutes'.*pairings, standings"):
         documents.render(event, "minutes", 1)
     with pytest.raises(PrintError, match="Unknown paper 'a3'"):
         documents.render(event, "pairings", 1, paper="a3")

@@ -165,7 +165,15 @@ def import_trf(text: str) -> Event:
         if len(pair) != 2:
             raise TrfError(f"XXP {content!r} does not name two players", row, 5)
         forbidden.add((min(pair), max(pair)))
-    played = min(len(row.cells) for row in rows)
+    shortest = min(rows, key=lambda row: len(row.cells))
+    played = len(shortest.cells)
+    for row in rows:
+        if len(row.cells) > played + 1:
+            raise TrfError(
+                f"player {row.number} has {len(row.cells)} round entries but player "
+                f"{shortest.number} only {played}: write '0000 - Z' for rounds not played",
+                row.row,
+            )
     players = [_build_player(row, played, row.number in withdrawn) for row in rows]
     event = Event(settings, tuple(players), name, frozenset(forbidden))
     for row, player in zip(rows, players, strict=True):
@@ -218,8 +226,6 @@ def _parse_player_line(line: str, row: int) -> _Row:
 def _build_player(row: _Row, played: int, withdrawn: bool) -> Player:
     """One player; an extra last cell is a pre-entered absence for the round to be paired."""
     status, cells = (Status.WITHDRAWN if withdrawn else Status.PLAYING), row.cells
-    if len(cells) > played + 1:
-        raise TrfError(f"player {row.number} has {len(cells)} rounds, others {played}", row.row)
     if len(cells) == played + 1:
         status = {
             Result.ZERO_BYE: Status.ABSENT,

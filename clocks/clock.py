@@ -256,7 +256,7 @@ class ClockState:
         if self.running is None or self.turn_started_ms is None:
             return None
         left = self._allowance(self.running) - self.side(self.running).used_ms
-        budget = left + self.time_control.delay_ms
+        budget = left + self.time_control.delay_ms - self.turn_elapsed_ms
         return self.turn_started_ms + max(0, budget)
 
     def at(self, now_ms: int) -> ClockState:
@@ -383,7 +383,7 @@ class ClockState:
             )
         clock = state.side(side)
         clock = replace(clock, adjustments_ms=clock.adjustments_ms + after - before)
-        unflags = clock.flagged_at_ms is not None and after > 0
+        unflags = clock.flagged_at_ms is not None and after > 1
         if unflags:
             clock = replace(clock, flagged_at_ms=None)
         if unflags and turn is None:

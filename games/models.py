@@ -33,3 +33,23 @@ class GameRecord(models.Model):
 
     def __str__(self) -> str:
         return f"record for {self.board}"
+
+
+class LiveGame(models.Model):
+    """The move log being entered at a board, one action at a time (the live scoresheet).
+
+    ``actions`` are in the engine's JSON action form; the state is always the engine's replay
+    of them, so a reload or a second device sees exactly the same game. ``version`` counts
+    accepted entries: a device that sends an entry based on an older version is refused, so two
+    devices entering at once cannot interleave.
+    """
+
+    board = models.OneToOneField("tournament.Board", on_delete=models.CASCADE, related_name="live")
+    actions = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=0)
+    confirmed = models.JSONField(default=dict)
+    record = models.ForeignKey(GameRecord, on_delete=models.SET_NULL, null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"live game of {self.board}"

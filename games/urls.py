@@ -1,4 +1,4 @@
-"""Game records: the public viewer and downloads."""
+"""Game records: submission, live entry at the board, the public viewer and downloads."""
 
 from django.urls import path
 
@@ -6,4 +6,11 @@ from games import views
 
 urlpatterns = [
     path("games/<int:record_id>/", views.game_viewer, name="game_viewer"),
+    path("games/<int:record_id>.<str:fmt>", views.game_download, name="game_download"),
+    path("b/<str:token>/record/", views.player_submit, name="player_submit"),
+    path("b/<str:token>/live/", views.live_view, name="live_state"),
+    path("b/<str:token>/live/<str:action>/", views.live_view, name="live_action"),
+    path("api/records/", views.api_submit, name="api_submit"),
+    path("e/<slug:slug>/arbiter/boards/<int:board_id>/record/", views.arbiter_submit,
+         name="arbiter_submit"),
 ]

@@ -1,5 +1,245 @@
-from django.http import HttpResponse
+"""Game records in the event: submission (arbiter, player, JSON API), live entry, the viewer."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from games import live, throttle
+from games.engine import format_record, parse_record, verify
+from games.models import GameRecord
+from games.services import MAX_RECORD_BYTES, RecordRejected, submit_record
+from tournament.models import Board, Round
+from tournament.permissions import arbiter_required
+from tournament.tokens import TokenRefused, board_for_token
+
+SUBMISSIONS_PER_10_MIN = 20
+ENTRIES_PER_MINUTE = 120
+
+
+def _refused(request, message: str, status: int = 403):
+    if request.headers.get("Accept", "").startswith("application/json") or \
+            request.content_type == "application/json":
+        return JsonResponse({"ok": False, "error": {"line": None, "message": message}},
+                            status=status)
+    return render(request, "games/refused.html", {"message": message}, status=status)
+
+
+def _read_upload(request) -> str | None:
+    upload = request.FILES.get("file")
+    if upload is not None:
+        if upload.size > MAX_RECORD_BYTES:
+            raise RecordRejected(_("The file is %(size)d KB; the limit is %(limit)d KB.")
+                                 % {"size": upload.size // 1024,
+                                    "limit": MAX_RECORD_BYTES // 1024})
+        return upload.read().decode("utf-8", errors="replace")
+    return request.POST.get("record") or None
+
+
+def _submission_page(request, board: Board, *, via: str, context: dict):
+    error = None
+    text = ""
+    if request.method == "POST":
+        try:
+            text = _read_upload(request) or ""
+            if not text.strip():
+                raise RecordRejected(_("Paste the record or choose a file."))
+            submission = submit_record(board, text, user=request.user, via=via)
+        except RecordRejected as exc:
+            error = exc
+            text = exc.text or text
+        else:
+            if submission.conflict:
+                messages.warning(request, _("The record is valid but differs from the result "
+                                            "already entered: the arbiter will resolve it."))
+            elif submission.created:
+                messages.success(request, _("Record verified and the result recorded."))
+            else:
+                messages.info(request, _("This record was already submitted; nothing changed."))
+            return redirect(request.path)
+    lines = text.splitlines()
+    return render(request, "games/submit.html", {
+        **context, "board": board, "error": error, "text": text,
+        "lines": [(i, line) for i, line in enumerate(lines, start=1)],
+        "records": board.game_records.all(), "limit_kb": MAX_RECORD_BYTES // 1024,
+    }, status=400 if error else 200)
+
+
+@arbiter_required
+def arbiter_submit(request, event, board_id):
+    board = get_object_or_404(Board.objects.select_related("round", "first", "second"),
+                              pk=board_id, round__event=event)
+    return _submission_page(request, board, via="arbiter",
+                            context={"event": event, "is_arbiter": True})
+
+
+def player_submit(request, token):
+    try:
+        board = board_for_token(token)
+    except TokenRefused as exc:
+        return _refused(request, str(exc))
+    if request.method == "POST" and not throttle.allow(
+        f"submit:{board.pk}", limit=SUBMISSIONS_PER_10_MIN, window_s=600
+    ):
+        return _refused(request, _("Too many submissions from this board; wait a few "
+                                   "minutes."), status=429)
+    return _submission_page(request, board, via="player",
+                            context={"event": board.round.event, "token": token})
+
+
+@csrf_exempt
+@require_POST
+def api_submit(request):
+    """``POST /api/records/`` with the record as the body (text or JSON).
+
+    Authorisation: ``Authorization: Board <token>`` (a digital board; no cookies, so no CSRF),
+    or an arbiter's session, which must then carry the CSRF token like any form, with
+    ``?board=<id>``.
+    """
+    auth = request.headers.get("Authorization", "")
+    if auth.startswith("Board "):
+        try:
+            board = board_for_token(auth.removeprefix("Board ").strip())
+        except TokenRefused as exc:
+            return JsonResponse({"ok": False, "error": {"line": None, "message": str(exc)}},
+                                status=403)
+        if not throttle.allow(f"submit:{board.pk}", limit=SUBMISSIONS_PER_10_MIN, window_s=600):
+            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
+                "Too many submissions from this board; wait a few minutes.")}}, status=429)
+        user, via = None, "api"
+    else:
+        reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+        if reason is not None:
+            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
+                "Give the board token (Authorization: Board <token>) or log in; "
+                "a session needs the CSRF token.")}}, status=403)
+        board = Board.objects.select_related("round__event").filter(
+            pk=request.GET.get("board") if request.GET.get("board", "").isdigit() else None
+        ).first()
+        if board is None:
+            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
+                "Name the board with ?board=<id>.")}}, status=400)
+        if not board.round.event.is_arbiter(request.user):
+            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
+                "Only the event's arbiters may submit without a board token.")}}, status=403)
+        user, via = request.user, "api"
+    if len(request.body) > MAX_RECORD_BYTES:
+        return JsonResponse({"ok": False, "error": {"line": None, "message": _(
+            "The record is larger than %(limit)d KB.") % {"limit": MAX_RECORD_BYTES // 1024}}},
+            status=413)
+    try:
+        submission = submit_record(board, request.body, user=user, via=via)
+    except RecordRejected as exc:
+        return JsonResponse({"ok": False, "error": {"line": exc.line, "message": exc.message}},
+                            status=422)
+    result = submission.result
+    return JsonResponse({
+        "ok": True, "created": submission.created, "conflict": submission.conflict,
+        "record": reverse("game_viewer", args=[submission.record.pk]),
+        "result": {"first_vp": str(result.first_vp), "second_vp": str(result.second_vp),
+                   "version": result.version, "status": result.status},
+    }, status=201 if submission.created else 200)
+
+
+# --- live scoresheet (JSON, from the board page) --------------------------------------------
+
+
+def _live_response(board_state: live.LiveState, status: int = 200):
+    return JsonResponse({"ok": True, **board_state.to_json()}, status=status)
+
+
+def _json_body(request) -> dict:
+    try:
+        data = json.loads(request.body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise live.LiveRefused(_("The request is not JSON.")) from None
+    if not isinstance(data, dict):
+        raise live.LiveRefused(_("The request must be a JSON object."))
+    return data
+
+
+def live_view(request, token, action=""):
+    try:
+        board = board_for_token(token)
+    except TokenRefused as exc:
+        return JsonResponse({"ok": False, "error": str(exc)}, status=403)
+    if request.method == "GET":
+        return _live_response(live.state(board))
+    if request.method != "POST":
+        return JsonResponse({"ok": False, "error": _("GET or POST only.")}, status=405)
+    if not throttle.allow(f"live:{board.pk}", limit=ENTRIES_PER_MINUTE, window_s=60):
+        return JsonResponse({"ok": False, "error": _("Too many entries; slow down.")},
+                            status=429)
+    try:
+        data = _json_body(request)
+        version = data.get("version")
+        if not isinstance(version, int):
+            raise live.LiveRefused(_("The entry must say which version it is based on."))
+        if action == "undo":
+            new = live.undo(board, expected_version=version)
+        elif action == "confirm":
+            new, _submission = live.confirm(board, data.get("seat"), expected_version=version)
+        else:
+            new = live.enter(board, data.get("entry"), expected_version=version)
+    except (live.LiveRefused, RecordRejected) as exc:
+        current = live.state(board)
+        return JsonResponse({"ok": False, "error": str(exc), **current.to_json()}, status=409)
+    return _live_response(new)
+
+
+# --- the public game viewer -------------------------------------------------------------------
+
+
+def _visible_record(record_id: int) -> GameRecord:
+    record = get_object_or_404(GameRecord.objects.select_related(
+        "board__round__event", "board__first", "board__second"), pk=record_id)
+    if record.board.round.status == Round.Status.DRAFTED:
+        raise Http404(_("No such game."))
+    return record
+
+
+def viewer_steps(text: str) -> list[dict]:
+    """Per action of a stored record: what it was, both seats' six tracks after it, clock."""
+    parsed = parse_record(text)
+    history = verify(parsed).game.history
+    steps = []
+    for action, levels in zip(parsed.actions, history, strict=True):
+        steps.append({
+            "seat": action.seat, "kind": action.kind, "text": str(action),
+            "placement": str(action.placement) if action.placement else None,
+            "scores": {seat: dict(zip("RGBOYP", levels[i], strict=True))
+                       for i, seat in enumerate(("A", "B"))},
+            "clock": action.clock,
+        })
+    return steps
 
 
 def game_viewer(request, record_id):
-    return HttpResponse("viewer")
+    record = _visible_record(record_id)
+    event = record.board.round.event
+    return render(request, "games/viewer.html", {
+        "event": event, "is_arbiter": event.is_arbiter(request.user), "record": record,
+        "board": record.board, "steps": viewer_steps(record.text), "summary": record.summary,
+    })
+
+
+def game_download(request, record_id, fmt):
+    record = _visible_record(record_id)
+    parsed = parse_record(record.text)
+    name = f"{record.board.round.event.slug}-r{record.board.round.number}-b{record.board.number}"
+    if fmt == "json":
+        response = HttpResponse(format_record(parsed, form="json"),
+                                content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    else:
+        response = HttpResponse(record.text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}.txt"'
+    return response

@@ -42,6 +42,8 @@ urlpatterns = [
          name="arbiter_round_action"),
     path("e/<slug:slug>/arbiter/boards/<int:board_id>/", views_arbiter.board_result,
          name="arbiter_board"),
+    path("e/<slug:slug>/arbiter/boards/<int:board_id>/token/<str:action>/",
+         views_arbiter.board_token, name="arbiter_board_token"),
     path("e/<slug:slug>/arbiter/conflicts/<int:result_id>/", views_arbiter.conflict_resolve,
          name="arbiter_conflict"),
     path("e/<slug:slug>/arbiter/print/", print_views.print_menu, name="arbiter_print"),

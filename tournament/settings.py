@@ -146,3 +146,7 @@ LOGGING = {
 # Where players reach this server: used in QR codes on printed scoresheets when no request is
 # at hand (the export_pdf command). Behind a proxy set it to the public address.
 PUBLIC_BASE_URL = ENV.get("PUBLIC_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# The flag timer announces flags nobody pressed for. On in the embedded setup (it runs inside the
+# server process); `off` in scale-out workers, where `manage.py run_flag_timer` owns it.
+FLAG_TIMER = env_flag(ENV, "FLAG_TIMER", default=True)

@@ -16,3 +16,15 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+
+# Tests drive the flag timer's tick themselves; a server subprocess may turn it on.
+FLAG_TIMER = env_flag(ENV, "FLAG_TIMER", default=False)  # noqa: F405
+
+# Live-server tests (browser, scale-out) run daphne subprocesses on the test database, so an
+# SQLite test database must be a file. One per pytest process, so parallel runs do not collide.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    import tempfile as _tempfile
+
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = os.path.join(  # noqa: F405
+        _tempfile.gettempdir(), f"ingenious-test-{os.getpid()}.sqlite3"
+    )

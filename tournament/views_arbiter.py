@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import services
+from tournament import services, tokens
 from tournament.forms import (
     EventForm,
     OtherResultForm,
@@ -296,3 +296,19 @@ def conflict_resolve(request, event, result_id):
     else:
         messages.success(request, _("Conflict resolved."))
     return redirect("arbiter_board", event.slug, conflict.board_id)
+
+
+@arbiter_required
+@require_POST
+def board_token(request, event, board_id, action):
+    """Revoke a board's link, or issue a new one (the old QR code stops working)."""
+    board = get_object_or_404(Board, pk=board_id, round__event=event)
+    if action == "revoke":
+        tokens.revoke_token(board)
+        messages.success(request, _("The board link is withdrawn."))
+    elif action == "reissue":
+        tokens.reissue_token(board)
+        messages.success(request, _("A new board link is issued: print a new scoresheet."))
+    else:
+        messages.error(request, _("Unknown action."))
+    return redirect("arbiter_board", event.slug, board.pk)

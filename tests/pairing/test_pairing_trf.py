@@ -269,3 +269,18 @@ def test_inconsistent_games_and_empty_files_are_refused():
         import_trf(EXPECTED.replace("    1 b 0", "    1 b 1").replace(" 0.0    3", " 1.0    3"))
     with pytest.raises(TrfError, match="no player lines"):
         import_trf("XXR 5\n")
+
+
+def test_scores_beyond_the_points_column_are_refused():
+    big = Settings(9, win=60)
+    event = Event(
+        big,
+        (
+            Player(1, "A", history=(RoundRecord(Result.WIN, 2, True), RoundRecord("U"))),
+            Player(2, "B", history=(RoundRecord(Result.LOSS, 1, False), RoundRecord("Z"))),
+        ),
+    )
+    assert event.points(1) == 61.0
+    bigger = replace(event, settings=replace(big, bye=50))
+    with pytest.raises(InvalidEvent, match=r"A \(1\) has 110.0 points; TRF columns hold 99.9"):
+        export_trf(bigger)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournament.pairing.errors import TrfError
+from tournament.pairing.errors import InvalidEvent, TrfError
 from tournament.pairing.model import Event, Player, Result, RoundRecord, Settings, Status
 
 _NAME, _RATING, _POINTS, _RANK, _CELLS = (14, 47), (48, 52), (80, 84), (85, 89), 89
@@ -60,6 +60,9 @@ def export_trf(event: Event) -> str:
         prefill = _prefill(player)
         extra = settings.tenths(prefill.result) if prefill else 0
         totals[player.number] = event.tenths(player.number) + extra
+        if totals[player.number] > 999:
+            points = _decimal(totals[player.number])
+            raise InvalidEvent(f"player {player} has {points} points; TRF columns hold 99.9")
     order = sorted(event.players, key=lambda p: (-totals[p.number], p.number))
     ranks = {player.number: rank for rank, player in enumerate(order, start=1)}
     lines = [f"012 {event.name}"] if event.name else []

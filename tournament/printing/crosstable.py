@@ -35,7 +35,7 @@ def build_crosstable(doc: CrosstableDoc, paper: str = "a4") -> bytes:
     small = len(doc.rows) <= 16
     font = 12 if small else 9
     row_h = 26 if small else 14
-    place_w, vp_w, fs_w = 40, 38, 44
+    place_w, vp_w, fs_w = 40, 38, (60 if small else 44)
     cell_w = min(58 if small else 46, (inner - place_w - vp_w - fs_w - 120) / max(rounds, 1))
     name_w = min(240, inner - place_w - vp_w - fs_w - cell_w * rounds)
     header = [_("Place"), _("Name"), *(_round_label(n) for n in range(1, rounds + 1)),

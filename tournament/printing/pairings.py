@@ -24,8 +24,8 @@ from tournament.printing.data import PairingsDoc
 
 
 def _by_board(doc: PairingsDoc, inner: float) -> Table:
-    size = 10.5
-    widths = [42, 0, 34, 0, 34]
+    size, row_h = (13, 22) if len(doc.boards) <= 25 else (10.5, 17)
+    widths = [46, 0, 38, 0, 38]
     name_w = (inner - sum(widths)) / 2
     widths[1] = widths[3] = name_w
     rows: list[list] = [[_("Board"), _("First"), _("VP"), _("Second"), _("VP")]]
@@ -46,35 +46,36 @@ def _by_board(doc: PairingsDoc, inner: float) -> Table:
     ]
     for row in byes:
         extra.append(("TEXTCOLOR", (3, row), (3, row), colors.HexColor("#5a6470")))
-    return Table(rows, colWidths=widths, rowHeights=[16] + [17] * (len(rows) - 1),
+    return Table(rows, colWidths=widths, rowHeights=[size + 6] + [row_h] * (len(rows) - 1),
                  repeatRows=1, style=table_style(font_size=size, extra=extra))
 
 
 def _by_name(doc: PairingsDoc, inner: float) -> Table:
-    size = 10
-    board_w, plays_w = 50, 62
+    lines = doc.by_name()
+    size, board_size, row_h = (12, 18, 25) if len(lines) <= 40 else (10, 15, 20)
+    board_w, plays_w = 54, 66
     name_w = (inner - board_w - plays_w) * 0.36
     club_w = (inner - board_w - plays_w) * 0.22
     opp_w = inner - board_w - plays_w - name_w - club_w
     rows: list[list] = [[_("Name"), _("Club"), _("Board"), _("Opponent"), _("Plays")]]
-    for line in doc.by_name():
+    for line in lines:
         if line.board is None:
             board, opponent, plays = "–", _("bye"), ""
         else:
             board = str(line.board)
             opponent = fit(line.opponent or "", SANS, size, opp_w - 6)
             plays = _("first") if line.first else _("second")
-        rows.append([fit(line.name, BOLD, size, name_w - 6), fit(line.club, SANS, 8.5, club_w - 6),
-                     board, opponent, plays])
+        rows.append([fit(line.name, BOLD, size, name_w - 6),
+                     fit(line.club, SANS, size - 2, club_w - 6), board, opponent, plays])
     extra = [
         ("FONT", (0, 1), (0, -1), BOLD, size),
-        ("FONT", (1, 1), (1, -1), SANS, 8.5),
+        ("FONT", (1, 1), (1, -1), SANS, size - 2),
         ("TEXTCOLOR", (1, 1), (1, -1), colors.HexColor("#5a6470")),
-        ("FONT", (2, 1), (2, -1), BOLD, 15),
+        ("FONT", (2, 1), (2, -1), BOLD, board_size),
         ("ALIGN", (2, 0), (2, -1), "CENTER"),
     ]
     return Table(rows, colWidths=[name_w, club_w, board_w, opp_w, plays_w],
-                 rowHeights=[16] + [20] * (len(rows) - 1), repeatRows=1,
+                 rowHeights=[size + 6] + [row_h] * (len(rows) - 1), repeatRows=1,
                  style=table_style(font_size=size, extra=extra))
 
 

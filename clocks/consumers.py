@@ -1,0 +1,305 @@
+"""Websocket consumers of the board clocks: check who is asking, validate, call one service.
+
+Three sockets (routes in ``clocks/routing.py``, message formats in docs/clock.md):
+
+- ``BoardConsumer``: the players' device, opened with the board's token; may press either side
+  (both players share the device; the core accepts only the running side's press). An arbiter of
+  the event may also send arbiter commands on it.
+- ``SpectateConsumer``: anyone, read only; an arbiter's session may send commands too.
+- ``HallConsumer``: arbiters only; every board of a round, snapshots coalesced to at most four
+  messages a second, round-wide and per-board commands.
+
+Consumers never crash on bad input: every refusal is a ``{"type": "error", "message": ...}``.
+A refused connection is accepted, told why, and closed with code 4403 so that the page can show
+the reason instead of reconnecting forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from clocks import services
+from clocks.services import ClockRefused
+from tournament.models import Board, Round
+from tournament.tokens import TokenRefused, board_for_token
+
+REFUSED_CLOSE_CODE = 4403
+HALL_BATCH_S = 0.25
+ARBITER_COMMANDS = frozenset({"start", "pause", "resume", "adjust", "correct", "finish"})
+
+
+class BadMessage(Exception):
+    """A message that cannot be carried out; its text goes back to the sender."""
+
+
+def _side(content: dict, key: str = "side", required: bool = True) -> str | None:
+    value = content.get(key)
+    if value is None and not required:
+        return None
+    if value not in ("A", "B"):
+        raise BadMessage(_("'%(key)s' must be \"A\" or \"B\".") % {"key": key})
+    return value
+
+
+def _int(content: dict, key: str) -> int:
+    value = content.get(key)
+    if type(value) is not int:
+        raise BadMessage(_("'%(key)s' must be a whole number.") % {"key": key})
+    return value
+
+
+def _text(content: dict, key: str, required: bool = False) -> str:
+    value = content.get(key, "")
+    if not isinstance(value, str) or len(value) > 300 or (required and not value.strip()):
+        raise BadMessage(_("'%(key)s' must be a short text.") % {"key": key})
+    return value
+
+
+def _amount_ms(content: dict) -> int:
+    if "ms" in content:
+        return _int(content, "ms")
+    return _int(content, "seconds") * 1000
+
+
+def run_arbiter_command(board: Board, content: dict, user) -> services.Outcome:
+    """Carry out one arbiter command on ``board`` (runs in a worker thread)."""
+    kind, who = content["type"], user.get_username()
+    if kind == "start":
+        return services.start(board, who=who, user=user)
+    if kind == "pause":
+        return services.pause(board, who=who, user=user)
+    if kind == "resume":
+        return services.resume(board, who=who, user=user)
+    if kind == "adjust":
+        return services.adjust(
+            board, _side(content), _text(content, "kind", required=True), _amount_ms(content),
+            reason=_text(content, "reason", required=True), turn=_side(content, "turn", False),
+            who=who, user=user,
+        )
+    if kind == "correct":
+        return services.correct(board, _side(content, "turn"),
+                                reason=_text(content, "reason", required=True), who=who, user=user)
+    return services.finish(board, _text(content, "kind", required=True) or "arbiter",
+                           reason=_text(content, "reason"), side=_side(content, "side", False),
+                           who=who, user=user)
+
+
+class ClockSocket(AsyncJsonWebsocketConsumer):
+    """Shared plumbing: JSON checking, error replies, snapshot relaying, refusal on connect."""
+
+    groups_joined: list[str]
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            return await self.error(_("The message is not valid JSON."))
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            return await self.error(_("A message must be a JSON object with a \"type\"."))
+        try:
+            await self.receive_json(content)
+        except BadMessage as error:
+            await self.error(str(error))
+        except ClockRefused as error:
+            await self.error(str(error))
+
+    async def error(self, message: str, **extra: Any) -> None:
+        await self.send_json({"type": "error", "message": message, **extra})
+
+    async def refuse(self, message: str) -> None:
+        await self.accept()
+        await self.error(message, fatal=True)
+        await self.close(code=REFUSED_CLOSE_CODE)
+
+    async def join(self, *groups: str) -> None:
+        self.groups_joined = list(groups)
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code):
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def clock_snapshot(self, event):
+        await self.send_json({"type": "snapshot", "clock": event["clock"]})
+
+    async def send_snapshot(self) -> None:
+        snap = await database_sync_to_async(services.snapshot)(self.board)
+        await self.send_json({"type": "snapshot", "clock": snap})
+
+    async def reply(self, outcome: services.Outcome) -> None:
+        """Tell the sender about an ignored press (the group gets every real change)."""
+        if outcome.ignored is not None:
+            await self.send_json({
+                "type": "ignored", "reason": outcome.ignored.value,
+                "message": services.ignored_message(outcome.ignored), "clock": outcome.snapshot,
+            })
+
+    async def arbiter_command(self, content: dict) -> None:
+        if not self.is_arbiter:
+            raise BadMessage(_("Only an arbiter of this event may do that."))
+        outcome = await database_sync_to_async(run_arbiter_command)(
+            self.board, content, self.scope["user"])
+        await self.reply(outcome)
+
+
+def _is_arbiter(board: Board, user) -> bool:
+    return user is not None and board.round.event.is_arbiter(user)
+
+
+class BoardConsumer(ClockSocket):
+    """``ws/board/<token>/``: the players' clock."""
+
+    async def connect(self):
+        token = self.scope["url_route"]["kwargs"]["token"]
+        try:
+            self.board, self.is_arbiter = await database_sync_to_async(self._load)(token)
+        except (TokenRefused, ClockRefused) as refused:
+            return await self.refuse(str(refused))
+        await self.accept()
+        await self.join(services.board_group(self.board.pk))
+        await self.send_snapshot()
+
+    def _load(self, token: str) -> tuple[Board, bool]:
+        board = board_for_token(token)
+        services.clock_for(board)
+        return board, _is_arbiter(board, self.scope.get("user"))
+
+    async def receive_json(self, content, **kwargs):
+        kind = content["type"]
+        if kind == "sync":
+            return await self.send_snapshot()
+        if kind == "press":
+            side, number = _side(content), _int(content, "press")
+            return await self.reply(await database_sync_to_async(self._press)(side, number))
+        if kind in ARBITER_COMMANDS:
+            return await self.arbiter_command(content)
+        raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
+
+    def _press(self, side: str, number: int) -> services.Outcome:
+        board = board_for_token(self.board.token)  # a token revoked since connecting stops here
+        user = self.scope.get("user")
+        who = user.get_username() if self.is_arbiter else f"player {side}"
+        return services.press(board, side, number, who=who, user=user)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            await super().receive(text_data, bytes_data, **kwargs)
+        except TokenRefused as refused:
+            await self.refuse(str(refused))
+
+
+class SpectateConsumer(ClockSocket):
+    """``ws/spectate/<board_id>/``: read only, except for an arbiter's session."""
+
+    async def connect(self):
+        board_id = self.scope["url_route"]["kwargs"]["board_id"]
+        loaded = await database_sync_to_async(self._load)(board_id)
+        if loaded is None:
+            return await self.refuse(_("There is no live clock for this board."))
+        self.board, self.is_arbiter = loaded
+        await self.accept()
+        await self.join(services.board_group(self.board.pk))
+        await self.send_snapshot()
+
+    def _load(self, board_id: int) -> tuple[Board, bool] | None:
+        board = (Board.objects.select_related("round__event").filter(pk=board_id)
+                 .exclude(round__status=Round.Status.DRAFTED).filter(second__isnull=False).first())
+        if board is None:
+            return None
+        services.clock_for(board)
+        return board, _is_arbiter(board, self.scope.get("user"))
+
+    async def receive_json(self, content, **kwargs):
+        kind = content["type"]
+        if kind == "sync":
+            return await self.send_snapshot()
+        if kind == "press":
+            if not self.is_arbiter:
+                raise BadMessage(_("Spectators cannot press the clock."))
+            side, number = _side(content), _int(content, "press")
+            user = self.scope["user"]
+            outcome = await database_sync_to_async(services.press)(
+                self.board, side, number, who=user.get_username(), user=user)
+            return await self.reply(outcome)
+        if kind in ARBITER_COMMANDS:
+            return await self.arbiter_command(content)
+        raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
+
+
+class HallConsumer(ClockSocket):
+    """``ws/hall/<round_id>/``: the arbiters' view of a whole round, batched."""
+
+    is_arbiter = True
+
+    async def connect(self):
+        round_id = self.scope["url_route"]["kwargs"]["round_id"]
+        self.round, boards = await database_sync_to_async(self._load)(round_id)
+        if self.round is None:
+            return await self.refuse(_("Only an arbiter of this event may open the clock hall."))
+        self.pending: dict[int, dict] = {}
+        self.flusher: asyncio.Task | None = None
+        self.last_flush = 0.0
+        await self.accept()
+        await self.join(services.round_group(self.round.pk))
+        await self.send_json({"type": "hall", "boards": boards})
+
+    def _load(self, round_id: int):
+        round_ = Round.objects.select_related("event").filter(pk=round_id).first()
+        user = self.scope.get("user")
+        if round_ is None or user is None or not round_.event.is_arbiter(user):
+            return None, []
+        return round_, services.round_snapshots(round_)
+
+    async def disconnect(self, code):
+        if getattr(self, "flusher", None) is not None:
+            self.flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.flusher
+        await super().disconnect(code)
+
+    async def clock_snapshot(self, event):
+        snap = event["clock"]
+        current = self.pending.get(snap["board"])
+        if current is None or current["version"] <= snap["version"]:
+            self.pending[snap["board"]] = snap
+        if self.flusher is None or self.flusher.done():
+            self.flusher = asyncio.create_task(self._flush_soon())
+
+    async def _flush_soon(self) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(max(0.0, self.last_flush + HALL_BATCH_S - loop.time()))
+        boards, self.pending = list(self.pending.values()), {}
+        self.last_flush = loop.time()
+        if boards:
+            await self.send_json({"type": "hall", "boards": boards})
+
+    async def receive_json(self, content, **kwargs):
+        kind = content["type"]
+        if kind == "sync":
+            boards = await database_sync_to_async(services.round_snapshots)(self.round)
+            return await self.send_json({"type": "hall", "boards": boards})
+        if kind in ("start_round", "pause_round", "resume_round"):
+            service = getattr(services, kind)
+            user = self.scope["user"]
+            count = await database_sync_to_async(service)(
+                self.round, who=user.get_username(), user=user)
+            return await self.send_json({"type": "done", "action": kind, "count": count})
+        if kind in ARBITER_COMMANDS:
+            self.board = await database_sync_to_async(self._board)(_int(content, "board"))
+            return await self.arbiter_command(content)
+        raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
+
+    def _board(self, board_id: int) -> Board:
+        board = (Board.objects.select_related("round__event")
+                 .filter(pk=board_id, round=self.round).first())
+        if board is None:
+            raise BadMessage(_("That board is not in this round."))
+        return board

@@ -1,0 +1,185 @@
+"""The flag timer: announces a flag when a side's time runs out and nobody presses.
+
+A flag is already *derived* by the core (a state looked at after a deadline shows the flag at
+exactly the deadline), so the timer only has to **store and broadcast** it. It needs no memory:
+each round it asks the database for the clocks whose ``deadline_ms`` has passed, stores their
+flags through ``services.apply_flags`` (log entry by "flag timer"), then sleeps until the next
+deadline, or the poll interval, whichever comes first. A restarted timer therefore loses nothing:
+the remaining times follow from the stored states and the current time.
+
+Exactly one owner per deployment:
+
+- embedded (one ASGI process): ``FlagTimerMiddleware`` wraps the ASGI application and starts an
+  asyncio task in the server's event loop on the ASGI lifespan startup (uvicorn) or on the first
+  connection of any kind (daphne/runserver, which send no lifespan events). Changes made in the
+  same process wake it at once through ``notify`` so that a deadline closer than the poll interval
+  is met exactly;
+- scale-out: ``manage.py run_flag_timer`` (``run_forever``) in one process, workers started with
+  ``FLAG_TIMER=off``. Two timers by mistake do no harm: the services lock the row and store a
+  flag only once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+from django.db.models import Min
+
+from clocks import services
+from clocks.models import Clock
+from tournament.models import Board
+
+log = logging.getLogger(__name__)
+
+POLL_S = 1.0
+MIN_SLEEP_S = 0.005
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "FLAG_TIMER", True))
+
+
+def next_deadline() -> int | None:
+    """The earliest deadline among running clocks, straight from the indexed column."""
+    return Clock.objects.filter(deadline_ms__isnull=False).aggregate(d=Min("deadline_ms"))["d"]
+
+
+def tick() -> tuple[list[int], int | None]:
+    """Store every flag due by now; return the flagged boards' ids and the next deadline."""
+    now = services.now_ms()
+    flagged = []
+    due = Board.objects.filter(clock__deadline_ms__lte=now).select_related("round__event")
+    for board in due:
+        try:
+            if services.apply_flags(board).changed:
+                flagged.append(board.pk)
+        except services.ClockRefused:
+            log.warning("flag timer: board %s refused the flag", board.pk)
+    return flagged, next_deadline()
+
+
+def sleep_seconds(deadline: int | None, now: int, poll_s: float = POLL_S) -> float:
+    """How long to sleep: until the deadline, but never longer than the poll interval."""
+    if deadline is None:
+        return poll_s
+    return min(poll_s, max(MIN_SLEEP_S, (deadline - now) / 1000))
+
+
+# --- the separate process (manage.py run_flag_timer) ---------------------------------------
+
+
+def run_forever(stop: threading.Event | None = None, poll_s: float = POLL_S) -> None:
+    """Tick until ``stop`` is set; database errors are logged and retried, never fatal."""
+    stop = stop or threading.Event()
+    while not stop.is_set():
+        deadline = None
+        try:
+            flagged, deadline = tick()
+            if flagged:
+                log.info("flag timer: flags stored on boards %s", flagged)
+        except Exception:
+            log.exception("flag timer: tick failed; retrying")
+            close_old_connections()
+        stop.wait(sleep_seconds(deadline, services.now_ms(), poll_s))
+
+
+# --- inside the server process ------------------------------------------------------------
+
+
+class _InProcess:
+    """The asyncio task of the embedded timer and how to wake it from another thread."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.wake: asyncio.Event | None = None
+        self.wake_at: int | None = None  # when the sleeping task will tick next (ms)
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.task is not None and not self.task.done() and self.loop is loop:
+            return
+        self.loop, self.wake = loop, asyncio.Event()
+        self.task = loop.create_task(self.run(), name="flag-timer")
+        log.info("flag timer started in this server process")
+
+    async def run(self) -> None:
+        while True:
+            deadline = None
+            try:
+                _flagged, deadline = await database_sync_to_async(tick)()
+            except Exception:
+                log.exception("flag timer: tick failed; retrying")
+            now = services.now_ms()
+            delay = sleep_seconds(deadline, now)
+            self.wake_at = now + int(delay * 1000)
+            assert self.wake is not None
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), delay)
+
+    def notify(self, deadline: int | None) -> None:
+        loop, wake = self.loop, self.wake
+        if loop is None or wake is None or loop.is_closed() or deadline is None:
+            return
+        if self.wake_at is None or deadline < self.wake_at:
+            loop.call_soon_threadsafe(wake.set)
+
+    async def stop(self) -> None:
+        task, self.task = self.task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+_timer = _InProcess()
+
+
+def ensure_started() -> None:
+    """Start the in-process timer in the running event loop (once), unless FLAG_TIMER is off."""
+    if enabled():
+        _timer.start()
+
+
+def notify(deadline: int | None = None) -> None:
+    """A clock changed: wake the in-process timer if ``deadline`` comes before its next tick.
+
+    Safe from any thread and a no-op where no in-process timer runs (the separate timer
+    process polls instead).
+    """
+    _timer.notify(deadline)
+
+
+async def stop() -> None:
+    await _timer.stop()
+
+
+class FlagTimerMiddleware:
+    """ASGI wrapper owning the embedded flag timer (see the module docstring)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            return await self._lifespan(receive, send)
+        ensure_started()
+        return await self.app(scope, receive, send)
+
+    async def _lifespan(self, receive, send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                ensure_started()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return

@@ -1,0 +1,365 @@
+"""The only code that writes board clocks: lock the row, apply the core, log, broadcast on commit.
+
+Every change follows the same path (``_change``): inside ``transaction.atomic`` the clock row is
+locked (``select_for_update``; on SQLite the immediate transaction is the lock), flags that fell
+due since the last change are applied at their exact deadlines and logged, the command is handed
+to the pure core with the server's time, the new state and a log entry are saved, and only after
+the commit is the snapshot sent to the board's group and the round's hall group. A rolled-back
+change is therefore never seen by anybody.
+
+The server's time comes from ``now_ms`` only, so tests replace that one function.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clocks import clock as core
+from clocks.clock import ClockState, IgnoredReason, Press, Side
+from clocks.models import Clock, ClockLogEntry, compact
+from tournament.models import Board, Round
+
+log = logging.getLogger(__name__)
+
+FLAG_TIMER = "flag timer"
+Action = ClockLogEntry.Action
+
+
+def now_ms() -> int:
+    """The server's time in milliseconds: the one clock every service reads."""
+    return time.time_ns() // 1_000_000
+
+
+def board_group(board_id: int) -> str:
+    return f"clock.board.{board_id}"
+
+
+def round_group(round_id: int) -> str:
+    return f"clock.round.{round_id}"
+
+
+class ClockRefused(Exception):
+    """A clock command that cannot be carried out; the message is shown to the person."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command did: the snapshot to show; for a press its record or why it was ignored."""
+
+    snapshot: dict[str, Any]
+    changed: bool
+    press: Press | None = None
+    ignored: IgnoredReason | None = None
+
+
+def refusal_message(error: core.ClockError) -> str:
+    """A translated sentence for a refused arbiter command (the core's own text is for logs)."""
+    messages = {
+        core.AlreadyStartedError: _("The clock has already started."),
+        core.NotStartedError: _("The clock has not started yet."),
+        core.NotRunningError: _("No clock is running."),
+        core.NotPausedError: _("The clock is not paused."),
+        core.ClockFinishedError: _("This clock is finished."),
+        core.NegativeTimeError: _("That would leave a side with less than zero time."),
+        core.InvalidAmountError: _("The amount must be a whole, non-negative number."),
+        core.MissingArgumentError: _("A reason (and, where needed, the side) is required."),
+        core.SideFlaggedError: _("That side's time has run out: add time to it first."),
+        core.NothingToCorrectError: _("That side already has the turn."),
+    }
+    return messages.get(type(error), _("The clock refused this command."))
+
+
+def ignored_message(reason: IgnoredReason) -> str:
+    """Why a press changed nothing, for the players' screen."""
+    return {
+        IgnoredReason.FINISHED: _("The clock is finished."),
+        IgnoredReason.NOT_STARTED: _("The clock has not been started yet."),
+        IgnoredReason.PAUSED: _("The clock is paused."),
+        IgnoredReason.STALE: _("That press arrived after another one and was ignored."),
+        IgnoredReason.AHEAD: _("That press did not match the clock and was ignored."),
+        IgnoredReason.FLAGGED: _("This side's time has run out."),
+        IgnoredReason.NOT_YOUR_TURN: _("It is not this side's turn."),
+    }[reason]
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _new_state(board: Board) -> ClockState:
+    return ClockState.new(board.round.event.time_control)
+
+
+def clock_for(board: Board) -> Clock:
+    """The board's clock row, created (not started) with the event's time control if missing."""
+    if board.is_bye:
+        raise ClockRefused(_("A bye has no clock."))
+    clock = Clock.objects.filter(board_id=board.pk).first()
+    if clock is not None:
+        return clock
+    clock = Clock(board=board)
+    clock.store(_new_state(board))
+    with transaction.atomic():
+        clock, _created = Clock.objects.get_or_create(
+            board=board, defaults={"state": clock.state, "version": clock.version}
+        )
+    return clock
+
+
+def ensure_clocks(round_: Round) -> list[Clock]:
+    """Every non-bye board of the round with its clock (created where missing), by board number."""
+    boards = round_.boards.select_related("round__event", "clock").filter(second__isnull=False)
+    clocks = []
+    for board in boards:
+        clocks.append(getattr(board, "clock", None) or clock_for(board))
+    return clocks
+
+
+def payload(board: Board, state: ClockState, now: int) -> dict[str, Any]:
+    """The snapshot clients get: the core's snapshot plus which board it belongs to."""
+    return {**state.snapshot(now), "board": board.pk, "board_number": board.number}
+
+
+def snapshot(board: Board, now: int | None = None) -> dict[str, Any]:
+    """The board's clock as of now (due flags shown, not yet stored: that is the timer's job)."""
+    clock = clock_for(board)
+    return payload(board, clock.core, now_ms() if now is None else now)
+
+
+def round_snapshots(round_: Round, now: int | None = None) -> list[dict[str, Any]]:
+    """Snapshots of every clock of a round, for the hall page and the hall socket."""
+    now = now_ms() if now is None else now
+    return [payload(c.board, c.core, now) for c in ensure_clocks(round_)]
+
+
+def presses(board: Board) -> list[Press]:
+    """Every accepted press of the board's clock in order: number, side, server time, time left.
+
+    A game record takes its move times from here (``Press.at_ms`` and ``remaining_ms``).
+    """
+    clock = Clock.objects.filter(board_id=board.pk).first()
+    return [] if clock is None else list(clock.core.presses)
+
+
+# --- writing ------------------------------------------------------------------------------
+
+Change = Callable[[ClockState, int], tuple[ClockState, dict[str, Any]]]
+
+
+def _locked(board: Board) -> Clock:
+    clock_for(board)
+    return Clock.objects.select_for_update().select_related("board__round").get(board_id=board.pk)
+
+
+def _entry(clock: Clock, action: str, who: str, user, now: int, before: ClockState,
+           after: ClockState, detail: dict[str, Any]) -> ClockLogEntry:
+    return ClockLogEntry(
+        clock=clock, action=action, who=who, user=user if _is_user(user) else None,
+        server_ms=now, version=after.version, state_before=compact(before),
+        state_after=compact(after), detail=detail,
+    )
+
+
+def _is_user(user) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False)
+
+
+def _apply(clock: Clock, action: str, who: str, user, now: int, change: Change | None,
+           entries: list[ClockLogEntry]) -> tuple[ClockState, dict[str, Any]]:
+    """Flags due first (logged as the flag timer's), then ``change``; returns the new state."""
+    before = clock.core
+    seen = before.at(now)
+    if seen.version != before.version:
+        flags = {s.value: seen.side(s).flagged_at_ms for s in Side if seen.flagged(s)}
+        entries.append(_entry(clock, Action.FLAG, FLAG_TIMER, None, now, before, seen,
+                              {"flags": flags}))
+    if change is None:
+        return seen, {}
+    try:
+        after, detail = change(seen, now)
+    except core.ClockError as error:
+        raise ClockRefused(refusal_message(error)) from error
+    if after.version != seen.version:
+        public = {k: v for k, v in detail.items() if not k.startswith("_")}
+        entries.append(_entry(clock, action, who, user, now, seen, after, public))
+    return after, detail
+
+
+def _save(clock: Clock, state: ClockState, entries: list[ClockLogEntry]) -> None:
+    if not entries:
+        return
+    clock.store(state)
+    clock.save(update_fields=["state", "version", "deadline_ms", "updated_at"])
+    ClockLogEntry.objects.bulk_create(entries)
+
+
+def _change(board: Board, action: str, who: str, user, change: Change | None) -> Outcome:
+    with transaction.atomic():
+        clock = _locked(board)
+        now = now_ms()
+        entries: list[ClockLogEntry] = []
+        state, detail = _apply(clock, action, who, user, now, change, entries)
+        _save(clock, state, entries)
+        snap = payload(clock.board, state, now)
+        if entries:
+            _publish_on_commit([(clock.board, snap)])
+    return Outcome(snap, bool(entries), detail.get("_press"), detail.get("_ignored"))
+
+
+def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
+    messages = [(b.pk, b.round_id, snap) for b, snap in items]
+    transaction.on_commit(lambda: publish(messages), robust=True)
+
+
+def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
+    """Send snapshots to their board and hall groups (called after commit), wake the timer."""
+    from clocks import flagtimer
+
+    messages = list(messages)
+    layer = get_channel_layer()
+    if layer is not None and messages:
+        async_to_sync(_send_all)(layer, messages)
+    deadlines = [snap["deadline_ms"] for _b, _r, snap in messages if snap["deadline_ms"]]
+    flagtimer.notify(min(deadlines, default=None))
+
+
+async def _send_all(layer, messages: list[tuple[int, int, dict[str, Any]]]) -> None:
+    for board_id, round_id, snap in messages:
+        event = {"type": "clock.snapshot", "clock": snap}
+        await layer.group_send(board_group(board_id), event)
+        await layer.group_send(round_group(round_id), event)
+
+
+# --- the commands -------------------------------------------------------------------------
+
+
+def _require_live_round(board: Board) -> None:
+    if board.round.status == Round.Status.DRAFTED:
+        raise ClockRefused(_("Round %(n)d is not published yet.") % {"n": board.round.number})
+
+
+def start(board: Board, *, who: str, user=None) -> Outcome:
+    _require_live_round(board)
+    return _change(board, Action.START, who, user, lambda s, now: (s.start(now), {}))
+
+
+def press(board: Board, side: Side | str, press_number: int, *, who: str, user=None) -> Outcome:
+    """``side`` ends its turn; ``press_number`` is the last press number its client saw.
+
+    Ignored presses (duplicates, delayed, out of turn) change nothing and are not logged; the
+    outcome says why, so the client can show it and resync from the snapshot.
+    """
+    side = Side(side)
+
+    def change(state: ClockState, now: int):
+        result = state.press(side, press_number, now)
+        if result.press is None:
+            return result.state, {"_ignored": result.ignored}
+        p = result.press
+        return result.state, {
+            "press": {"number": p.number, "side": p.side.value, "at_ms": p.at_ms,
+                      "remaining_ms": p.remaining_ms},
+            "_press": p,
+        }
+
+    return _change(board, Action.PRESS, who, user, change)
+
+
+def pause(board: Board, *, who: str, user=None) -> Outcome:
+    return _change(board, Action.PAUSE, who, user, lambda s, now: (s.pause(now), {}))
+
+
+def resume(board: Board, *, who: str, user=None) -> Outcome:
+    return _change(board, Action.RESUME, who, user, lambda s, now: (s.resume(now), {}))
+
+
+def adjust(board: Board, side: Side | str, kind: str, amount_ms: int, *, reason: str, who: str,
+           user=None, turn: Side | str | None = None) -> Outcome:
+    detail = {"side": str(side), "kind": str(kind), "amount_ms": amount_ms, "reason": reason,
+              "turn": None if turn is None else str(turn)}
+
+    def change(state: ClockState, now: int):
+        try:
+            return state.adjust(side, kind, amount_ms, now, reason=reason, turn=turn), detail
+        except ValueError as error:
+            if isinstance(error, core.ClockError):
+                raise
+            raise ClockRefused(_("Unknown side or kind of adjustment.")) from error
+
+    return _change(board, Action.ADJUST, who, user, change)
+
+
+def correct(board: Board, turn: Side | str, *, reason: str, who: str, user=None) -> Outcome:
+    detail = {"turn": str(turn), "reason": reason}
+    return _change(board, Action.CORRECT, who, user,
+                   lambda s, now: (s.correct(turn, now, reason=reason), detail))
+
+
+def finish(board: Board, kind: str, *, who: str, user=None, reason: str = "",
+           side: Side | str | None = None) -> Outcome:
+    detail = {"kind": str(kind), "reason": reason, "side": None if side is None else str(side)}
+    return _change(board, Action.FINISH, who, user,
+                   lambda s, now: (s.finish(kind, now, reason=reason, side=side), detail))
+
+
+def apply_flags(board: Board) -> Outcome:
+    """Store the flags that fell due (the flag timer's write), each at its exact deadline."""
+    return _change(board, Action.FLAG, FLAG_TIMER, None, None)
+
+
+# --- whole rounds -------------------------------------------------------------------------
+
+
+def _round_change(round_: Round, action: str, who: str, user,
+                  change: Callable[[ClockState, int], ClockState | None]) -> int:
+    """Apply ``change`` to every clock of the round at one instant; boards it does not concern
+    (``change`` returns None) are left alone. Returns how many clocks changed."""
+    if round_.status == Round.Status.DRAFTED:
+        raise ClockRefused(_("Round %(n)d is not published yet.") % {"n": round_.number})
+    ensure_clocks(round_)
+    changed: list[tuple[Board, dict[str, Any]]] = []
+    with transaction.atomic():
+        clocks = list(
+            Clock.objects.select_for_update().select_related("board__round")
+            .filter(board__round=round_).order_by("pk")
+        )
+        now = now_ms()
+        for clock in clocks:
+            entries: list[ClockLogEntry] = []
+
+            def step(state: ClockState, at: int):
+                after = change(state, at)
+                return (state if after is None else after), {"round": round_.number}
+
+            state, _detail = _apply(clock, action, who, user, now, step, entries)
+            _save(clock, state, entries)
+            if entries:
+                changed.append((clock.board, payload(clock.board, state, now)))
+        _publish_on_commit(changed)
+    return len(changed)
+
+
+def start_round(round_: Round, *, who: str, user=None) -> int:
+    """Start every clock of the round that has not started, all at the same millisecond."""
+    return _round_change(round_, Action.START, who, user,
+                         lambda s, now: s.start(now) if s.started_at_ms is None else None)
+
+
+def pause_round(round_: Round, *, who: str, user=None) -> int:
+    """Pause every running clock of the round."""
+    return _round_change(round_, Action.PAUSE, who, user,
+                         lambda s, now: s.pause(now) if s.running is not None else None)
+
+
+def resume_round(round_: Round, *, who: str, user=None) -> int:
+    """Resume every paused clock of the round."""
+    return _round_change(round_, Action.RESUME, who, user,
+                         lambda s, now: s.resume(now) if s.paused and s.finished is None else None)

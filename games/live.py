@@ -1,0 +1,211 @@
+"""The live scoresheet: players enter each action at the board, the engine checks it at once.
+
+The server keeps the action list (``LiveGame``); every entry replays the list with the engine,
+applies the new action and stores it only if the engine accepts it. Each placement remembers
+the clock's press number at the moment of entry, and clock times are attached to the record
+from the board's presses when the game is confirmed. When both players confirm the finished
+game, the record is built from the entries and submitted like any other record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.engine import EngineError, Game, format_record, parse_record, replay
+from games.models import LiveGame
+from tournament.models import Board
+
+SEATS = ("A", "B")
+
+
+class LiveRefused(Exception):
+    """An entry the engine or the board's state does not allow; nothing was stored."""
+
+
+@dataclass(frozen=True)
+class LiveState:
+    version: int
+    actions: list[dict[str, Any]]
+    game: Game
+    confirmed: dict[str, bool]
+    record_id: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        game = self.game
+        cells: dict[str, str] = {}
+        for action in self.actions:
+            if action["action"] == "place":
+                a, b = action["placement"].split("-")
+                cells[a[:-1]] = a[-1]
+                cells[b[:-1]] = b[-1]
+        summary = game.summary()
+        return {
+            "version": self.version,
+            "actions": self.actions,
+            "cells": cells,
+            "scores": game.scores,
+            "to_move": game.to_move,
+            "bonus": game.in_bonus_play,
+            "swap_window": game.swap_window,
+            "lowest": {seat: game.lowest_colours(seat) for seat in SEATS},
+            "over": game.is_over,
+            "end": game.end,
+            "result": summary.result,
+            "confirmed": self.confirmed,
+            "record_id": self.record_id,
+        }
+
+
+def tags_for(board: Board) -> dict[str, str]:
+    event = board.round.event
+    return {
+        "Event": event.name, "Round": str(board.round.number), "Board": str(board.number),
+        "First": board.first.name, "Second": board.second.name, "Players": "2",
+        "Rules": event.rules_profile, "TimeControl": event.time_control,
+    }
+
+
+def _replay(board: Board, actions: list[dict[str, Any]]) -> Game:
+    clean = [{k: v for k, v in a.items() if k != "press"} for a in actions]
+    return replay({"tags": tags_for(board), "actions": clean})
+
+
+def _live(board: Board, *, lock: bool = False) -> LiveGame:
+    if board.is_bye:
+        raise LiveRefused(_("A bye has no game."))
+    query = LiveGame.objects.select_for_update() if lock else LiveGame.objects
+    live, _created = query.get_or_create(board=board)
+    return live
+
+
+def state(board: Board) -> LiveState:
+    live = _live(board)
+    return LiveState(live.version, live.actions, _replay(board, live.actions),
+                     live.confirmed, live.record_id)
+
+
+def _parse_action(data: dict[str, Any]) -> dict[str, Any]:
+    """Check the shape of an entry from the page; the engine checks its legality."""
+    if not isinstance(data, dict):
+        raise LiveRefused(_("An entry must be a JSON object."))
+    seat, kind = data.get("seat"), data.get("action")
+    if seat not in SEATS:
+        raise LiveRefused(_("Seat must be A or B."))
+    if kind == "place":
+        placement = data.get("placement")
+        if not isinstance(placement, str) or len(placement) > 12:
+            raise LiveRefused(_("A placement looks like f10R-f9G."))
+        return {"seat": seat, "action": "place", "placement": placement}
+    if kind == "swap":
+        tiles = data.get("tiles")
+        if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
+            raise LiveRefused(_("A swap lists the tiles shown, like OY YP GY."))
+        return {"seat": seat, "action": "swap", "tiles": [t.upper() for t in tiles][:6]}
+    if kind in ("flag", "resign"):
+        return {"seat": seat, "action": kind}
+    raise LiveRefused(_("Unknown entry %(kind)r.") % {"kind": kind})
+
+
+def _press_number(board: Board) -> int | None:
+    from clocks import services as clock_services
+
+    return clock_services.current_press_number(board)
+
+
+@transaction.atomic
+def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveState:
+    """Apply one entry if the engine accepts it and nobody else entered meanwhile."""
+    live = _live(board, lock=True)
+    if live.record_id is not None:
+        raise LiveRefused(_("The game is confirmed; ask the arbiter for corrections."))
+    if expected_version != live.version:
+        raise LiveRefused(_("Another device entered a move meanwhile; the page has been "
+                            "brought up to date, check and enter again."))
+    action = _parse_action(data)
+    game = _replay(board, live.actions)
+    try:
+        record_action = parse_record({"tags": {}, "actions": [action]}).actions[0]
+        _apply(game, record_action)
+    except EngineError as exc:
+        raise LiveRefused(exc.reason) from None
+    press = _press_number(board)
+    if press is not None:
+        action["press"] = press
+    live.actions = [*live.actions, action]
+    live.version += 1
+    live.confirmed = {}
+    live.save(update_fields=["actions", "version", "confirmed", "updated_at"])
+    return LiveState(live.version, live.actions, game, live.confirmed, None)
+
+
+def _apply(game: Game, action) -> None:
+    if action.kind == "place":
+        game.place(action.seat, action.placement)
+    elif action.kind == "swap":
+        game.swap(action.seat, list(action.tiles))
+    elif action.kind == "flag":
+        game.flag(action.seat)
+    else:
+        game.resign(action.seat)
+
+
+@transaction.atomic
+def undo(board: Board, *, expected_version: int) -> LiveState:
+    """Take back the last entry (a mis-tap), before the game is confirmed."""
+    live = _live(board, lock=True)
+    if live.record_id is not None:
+        raise LiveRefused(_("The game is confirmed; ask the arbiter for corrections."))
+    if expected_version != live.version:
+        raise LiveRefused(_("Another device entered a move meanwhile; check and try again."))
+    if not live.actions:
+        raise LiveRefused(_("Nothing to take back."))
+    live.actions = live.actions[:-1]
+    live.version += 1
+    live.confirmed = {}
+    live.save(update_fields=["actions", "version", "confirmed", "updated_at"])
+    return LiveState(live.version, live.actions, _replay(board, live.actions), {}, None)
+
+
+def record_text(board: Board, actions: list[dict[str, Any]], result: str | None) -> str:
+    """The game record of the entries, with each turn's clock time where the clock knows it."""
+    from clocks import services as clock_services
+
+    remaining = {p.number: p.remaining_ms for p in clock_services.presses(board)}
+    clean = []
+    for index, action in enumerate(actions):
+        item = {k: v for k, v in action.items() if k != "press"}
+        press = action.get("press")
+        later = actions[index + 1:]
+        turn_ends = not later or later[0].get("press") != press
+        if press is not None and turn_ends and (press + 1) in remaining:
+            item["clock"] = remaining[press + 1] // 1000
+        clean.append(item)
+    tags = {**tags_for(board), "Result": result or "*"}
+    return format_record(parse_record({"tags": tags, "actions": clean}))
+
+
+@transaction.atomic
+def confirm(board: Board, seat: str, *, expected_version: int):
+    """A player confirms the finished game; when both have, the record is submitted."""
+    from games import services as game_services
+
+    live = _live(board, lock=True)
+    if seat not in SEATS:
+        raise LiveRefused(_("Seat must be A or B."))
+    if expected_version != live.version:
+        raise LiveRefused(_("The game changed meanwhile; check it and confirm again."))
+    game = _replay(board, live.actions)
+    if not game.is_over:
+        raise LiveRefused(_("The game is not over yet."))
+    live.confirmed = {**live.confirmed, seat: True}
+    submission = None
+    if all(live.confirmed.get(s) for s in SEATS) and live.record_id is None:
+        text = record_text(board, live.actions, game.summary().result)
+        submission = game_services.submit_record(board, text, via="board", label="players")
+        live.record = submission.record
+    live.save(update_fields=["confirmed", "record", "updated_at"])
+    return LiveState(live.version, live.actions, game, live.confirmed, live.record_id), submission

@@ -1,0 +1,107 @@
+"""Render the first page of every printed document to PNG for the docs (docs/images/print-*.png).
+
+    .venv/bin/python scripts/render_doc_images.py              # a demo event in a throwaway DB
+    .venv/bin/python scripts/render_doc_images.py --slug SLUG  # an event of the current DB
+
+Without ``--slug`` a demo-like event (14 players, three rounds played by the rules engine,
+round 4 paired) is built in a temporary SQLite database, so the images never depend on (or
+touch) anyone's data. Needs ``pdftoppm`` (Debian: poppler-utils).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "images"
+IMAGES = {
+    "pairings": "print-pairings", "standings": "print-standings",
+    "crosstable": "print-crosstable", "scoresheets": "print-scoresheet", "slips": "print-slips",
+}
+
+
+def build_demo_event():
+    """The demo's players and clubs, three rounds played, round 4 paired and published."""
+    from tournament import services, simulation
+    from tournament.demo import DEMO_PLAYERS
+
+    rng = random.Random(2025)
+    event = services.create_event(
+        name="Demo Open", slug="demo-open", venue="Mind Sports Hall",
+        start_date=datetime.date(2025, 6, 14), end_date=datetime.date(2025, 6, 15),
+        rounds_planned=7,
+    )
+    for name, club in DEMO_PLAYERS:
+        services.add_player(event, name=name, club=club, rating=rng.randint(1200, 2200))
+    simulation.run(event, rng, rounds=3)
+    services.publish_round(services.pair_next_round(event))
+    return event
+
+
+def render(event, out: Path, resolution: int) -> list[Path]:
+    from django.conf import settings
+
+    from tournament.printing import documents
+
+    written = []
+    last_round = event.rounds.order_by("-number").first()
+    for name, image in IMAGES.items():
+        number = documents.resolve_round(
+            event, name, last_round.number if documents.DOCUMENTS[name].round_required else None)
+        pdf = documents.render(event, name, number, base_url=settings.PUBLIC_BASE_URL)
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp) / f"{name}.pdf"
+            source.write_bytes(pdf)
+            target = out / image
+            subprocess.run(["pdftoppm", "-png", "-r", str(resolution), "-f", "1", "-l", "1",
+                            "-singlefile", str(source), str(target)], check=True)
+        written.append(target.with_suffix(".png"))
+    return written
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--slug", help="use this event of the configured database")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--dpi", type=int, default=100)
+    args = parser.parse_args()
+    if shutil.which("pdftoppm") is None:
+        parser.error("pdftoppm is missing: apt-get install poppler-utils")
+    sys.path.insert(0, str(ROOT))
+    tmp = None
+    if not args.slug:
+        tmp = tempfile.TemporaryDirectory()
+        os.environ["DATA_DIR"] = tmp.name
+        os.environ.pop("DATABASE_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.setdefault("SECRET_KEY", "render-doc-images-only")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from tournament.models import Event
+
+    if args.slug:
+        event = Event.objects.get(slug=args.slug)
+    else:
+        call_command("migrate", verbosity=0)
+        event = build_demo_event()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for path in render(event, args.out, args.dpi):
+        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    if tmp is not None:
+        tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

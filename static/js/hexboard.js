@@ -1,0 +1,102 @@
+// The Ingenious board as SVG, shared by the game viewer and the live scoresheet.
+// Geometry as in docs/notation.md: axial (q, r), pointy-top cells, q east, r towards the
+// bottom; row letter = 'a' + (N - r) (row a at the bottom), number = q + N + 1.
+(function (global) {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var COLOURS = { R: "#d62828", G: "#2a9d3f", B: "#1d5fd1", O: "#f08a00", Y: "#f5d000", P: "#7b2cbf" };
+  var NAMES = { R: "red", G: "green", B: "blue", O: "orange", Y: "yellow", P: "purple" };
+  var STARTS = { R: [5, 0], G: [0, 5], B: [-5, 5], O: [-5, 0], Y: [0, -5], P: [5, -5] };
+  var SIZE = 20;
+
+  function cellName(q, r, n) { return String.fromCharCode(97 + n - r) + (q + n + 1); }
+  function centre(q, r) { return [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r]; }
+  function hexPoints(x, y, s) {
+    var pts = [];
+    for (var i = 0; i < 6; i++) {
+      var a = Math.PI / 180 * (60 * i - 30);
+      pts.push((x + s * Math.cos(a)).toFixed(2) + "," + (y + s * Math.sin(a)).toFixed(2));
+    }
+    return pts.join(" ");
+  }
+  function el(name, attrs, parent) {
+    var node = document.createElementNS(NS, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function symbol(letter, x, y, parent) {
+    var use = el("use", { href: global.INGENIOUS_SYMBOLS + "#sym-" + letter, x: x - 8, y: y - 8, width: 16, height: 16 }, parent);
+    use.setAttribute("pointer-events", "none");
+    return use;
+  }
+
+  // Draw an empty board of radius n into `svg`; returns {cells: name -> polygon, setColour}.
+  function draw(svg, n, onClick) {
+    n = n || 5;
+    var w = SIZE * Math.sqrt(3) * (2 * n + 1) + 8, h = SIZE * (3 * n + 2) + 8;
+    svg.setAttribute("viewBox", (-w / 2) + " " + (-h / 2) + " " + w + " " + h);
+    svg.setAttribute("role", "img");
+    var cells = {}, marks = {};
+    var starts = {};
+    Object.keys(STARTS).forEach(function (c) { starts[cellName(STARTS[c][0], STARTS[c][1], n)] = c; });
+    for (var q = -n; q <= n; q++) {
+      for (var r = -n; r <= n; r++) {
+        if (Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r)) > n) continue;
+        var xy = centre(q, r), name = cellName(q, r, n);
+        var g = el("g", { "class": "cell", "data-cell": name }, svg);
+        var poly = el("polygon", { points: hexPoints(xy[0], xy[1], SIZE - 1), fill: "#f4f1ea", stroke: "#8a8172", "stroke-width": 1 }, g);
+        var label = el("text", { x: xy[0], y: xy[1] + 3, "text-anchor": "middle", "font-size": 7, fill: "#8a8172", "pointer-events": "none" }, g);
+        label.textContent = name;
+        cells[name] = poly;
+        if (starts[name]) {
+          poly.setAttribute("fill", "#e3ddd0");
+          symbol(starts[name], xy[0], xy[1], g);
+          label.remove();
+        } else if (onClick) {
+          g.style.cursor = "pointer";
+          g.addEventListener("click", (function (cell) { return function () { onClick(cell); }; })(name));
+        }
+        marks[name] = { g: g, x: xy[0], y: xy[1], label: label };
+      }
+    }
+    function setColour(name, letter) {
+      var m = marks[name];
+      if (!m || starts[name]) return;
+      var old = m.g.querySelector("use.piece");
+      if (old) old.remove();
+      if (letter) {
+        cells[name].setAttribute("fill", "#fff");
+        var u = symbol(letter, m.x, m.y, m.g);
+        u.setAttribute("class", "piece");
+        m.label.style.display = "none";
+        m.g.setAttribute("aria-label", name + " " + NAMES[letter]);
+      } else {
+        cells[name].setAttribute("fill", "#f4f1ea");
+        m.label.style.display = "";
+        m.g.removeAttribute("aria-label");
+      }
+    }
+    function highlight(name, on) {
+      if (cells[name]) cells[name].setAttribute("stroke", on ? "#000" : "#8a8172");
+      if (cells[name]) cells[name].setAttribute("stroke-width", on ? 3 : 1);
+    }
+    return { cells: cells, setColour: setColour, highlight: highlight, starts: starts };
+  }
+
+  // Six horizontal bars for a seat's tracks (0-18) into `container`.
+  function tracks(container, scores) {
+    container.innerHTML = "";
+    "RGBOYP".split("").forEach(function (c) {
+      var row = document.createElement("div");
+      row.className = "track";
+      var v = scores ? scores[c] || 0 : 0;
+      row.innerHTML = '<svg class="sym" width="16" height="16" aria-label="' + NAMES[c] + '"><use href="' +
+        global.INGENIOUS_SYMBOLS + "#sym-" + c + '"></use></svg><span class="track-bar"><span style="width:' +
+        (100 * v / 18) + "%;background:" + COLOURS[c] + '"></span></span><span class="track-num">' + v + "</span>";
+      container.appendChild(row);
+    });
+  }
+
+  global.HexBoard = { draw: draw, tracks: tracks, cellName: cellName, COLOURS: COLOURS, NAMES: NAMES };
+})(window);

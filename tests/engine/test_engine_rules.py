@@ -1,0 +1,46 @@
+"""Rules profiles are declarations chosen by name; a new one is a few lines."""
+
+import pytest
+
+from games.engine import Game, IllegalActionError, NotationError, Profile, get_profile
+from games.engine.rules import FRESH_START_SYMBOL, ONE_PER_PLACEMENT, PROFILES, TOUCH
+
+
+def test_the_two_profiles() -> None:
+    kosmos, mso = get_profile("kosmos"), get_profile("mso")
+    assert (kosmos.placement, kosmos.first_round, kosmos.bonus) == (
+        "anywhere",
+        "fresh-start-symbol",
+        "one-per-colour",
+    )
+    assert (mso.placement, mso.first_round, mso.bonus) == ("touch", None, "one-per-placement")
+
+
+def test_unknown_profile_names_the_valid_ones() -> None:
+    with pytest.raises(NotationError) as caught:
+        get_profile("MSO")
+    assert "unknown rules profile 'MSO'" in str(caught.value)
+    assert "kosmos, mso" in str(caught.value)
+    with pytest.raises(NotationError, match="'club'"):
+        Game(profile="club")
+
+
+def test_bad_declarations_are_refused() -> None:
+    with pytest.raises(ValueError, match="placement rule 'adjacent'"):
+        Profile("x", placement="adjacent", first_round=None, bonus=ONE_PER_PLACEMENT)
+    with pytest.raises(ValueError, match="bonus rule"):
+        Profile("x", placement=TOUCH, first_round=None, bonus="two")
+
+
+def test_a_new_profile_is_one_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
+    # touch rule *and* distinct start symbols in the first round, one bonus per placement
+    club = Profile("club", placement=TOUCH, first_round=FRESH_START_SYMBOL, bonus=ONE_PER_PLACEMENT)
+    monkeypatch.setitem(PROFILES, "club", club)
+    game = Game(profile="club")
+    game.place("A", "f10R-f9R")  # touches the red start symbol
+    with pytest.raises(IllegalActionError, match="no earlier first-round tile"):
+        game.place("B", "g11P-h11P")  # touches red again
+    game.place("B", "k10P-j10P")
+    with pytest.raises(IllegalActionError, match="must touch a tile"):
+        game.place("A", "c3B-c4B")  # after the first round the touch rule applies
+    assert game.place("A", "f8R-f7Y") == {"R": 3}

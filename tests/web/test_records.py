@@ -1,0 +1,270 @@
+"""Game records entering the event: verify, match the board, store once, record the result."""
+
+import datetime
+import json
+import random
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import live
+from games.engine import format_record, random_game
+from games.models import GameRecord
+from games.services import MAX_RECORD_BYTES, RecordRejected, submit_record
+from tournament import services, standings_bridge
+from tournament.models import Board, Result
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def board(event):
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    return round_.boards.filter(second__isnull=False).first()
+
+
+def record_for(board, seed=1, **overrides):
+    tags = {"Event": board.round.event.name, "Round": str(board.round.number),
+            "Board": str(board.number), "First": board.first.name,
+            "Second": board.second.name, **overrides}
+    game = random_game(random.Random(seed), tags=tags)
+    return format_record(game.record), game
+
+
+def test_a_valid_record_becomes_the_result_and_moves_the_standings(board):
+    text, game = record_for(board)
+    submission = submit_record(board, text)
+    result = submission.result
+    assert submission.created and result.source == "record" and result.record_id
+    assert result.first_scores == game.scores["A"] and result.second_scores == game.scores["B"]
+    expected = {"1-0": (1, 0), "0-1": (0, 1), "½-½": (0.5, 0.5)}[game.result]
+    assert (float(result.first_vp), float(result.second_vp)) == expected
+    table = standings_bridge.standings(board.round.event, 1)
+    assert table.row(board.first_id).vp + table.row(board.second_id).vp == 1
+
+
+def test_resubmitting_the_same_record_is_harmless(board):
+    text, _game = record_for(board)
+    submit_record(board, text)
+    again = submit_record(board, text)
+    assert not again.created
+    assert GameRecord.objects.filter(board=board).count() == 1
+    assert Result.objects.filter(board=board).count() == 1
+
+
+def _unknown_cell(line):
+    parts = line.split()
+    parts[2] = "z9R-z8G"
+    return " ".join(parts)
+
+
+@pytest.mark.parametrize(
+    ("edit", "reason"),
+    [
+        (_unknown_cell, "unknown cell"),
+        (lambda line: re.sub(r"\{[^}]*\}", "", line).rstrip() + " {R+17}", "claim"),
+        (lambda line: line.replace(" A ", " B ", 1), "wrong seat"),
+    ],
+)
+def test_an_invalid_record_names_the_line_and_writes_nothing(board, edit, reason):
+    text, _game = record_for(board)
+    lines = text.splitlines()
+    target = next(i for i, line in enumerate(lines) if line.startswith("1. A "))
+    lines[target] = edit(lines[target])
+    with pytest.raises(RecordRejected) as excinfo:
+        submit_record(board, "\n".join(lines) + "\n")
+    assert excinfo.value.line == target + 1
+    assert reason in excinfo.value.message
+    assert not GameRecord.objects.exists() and not Result.objects.filter(board=board).exists()
+
+
+def test_an_unfinished_record_is_refused(board):
+    text, _game = record_for(board)
+    cut = "\n".join(text.splitlines()[:20]) + "\n"
+    with pytest.raises(RecordRejected, match="unfinished"):
+        submit_record(board, cut)
+
+
+@pytest.mark.parametrize(("tag", "value"), [("Round", "7"), ("Board", "99"),
+                                             ("First", "Somebody Else")])
+def test_a_header_that_does_not_match_the_board_is_an_error(board, tag, value):
+    text, _game = record_for(board, **{tag: value})
+    with pytest.raises(RecordRejected, match=tag):
+        submit_record(board, text)
+    assert not Result.objects.filter(board=board).exists()
+
+
+def test_players_swapped_in_the_header_is_an_error(board):
+    text, _game = record_for(board, First=board.second.name, Second=board.first.name)
+    with pytest.raises(RecordRejected, match="First"):
+        submit_record(board, text)
+
+
+def test_a_record_contradicting_an_entered_result_opens_a_conflict(board):
+    text, game = record_for(board)
+    other = {c: 18 for c in "RGBOYP"}
+    services.record_result(board, "played", first_scores=other,
+                           second_scores={c: 0 for c in "RGBOYP"})
+    submission = submit_record(board, text)
+    assert submission.conflict
+    assert services.current_result(board).first_scores == other
+    assert Result.objects.get(board=board, status="conflict").record_id == submission.record.pk
+
+
+def test_oversized_records_are_refused(board):
+    with pytest.raises(RecordRejected, match="limit"):
+        submit_record(board, "; " + "x" * MAX_RECORD_BYTES)
+
+
+def test_the_arbiter_page_shows_the_failing_line(arbiter_client, board):
+    text, _game = record_for(board)
+    bad = text.replace("1. A ", "1. B ", 1)
+    url = reverse("arbiter_submit", args=[board.round.event.slug, board.pk])
+    response = arbiter_client.post(url, {"record": bad})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'class="line bad"' in page and "wrong seat" in page
+    ok = arbiter_client.post(url, {"record": text})
+    assert ok.status_code == 302 and services.current_result(board) is not None
+
+
+def test_a_player_submits_with_the_board_token(client, board):
+    text, _game = record_for(board)
+    url = reverse("player_submit", args=[board.token])
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"record": text}).status_code == 302
+    assert services.current_result(board).source == "record"
+
+
+def test_wrong_revoked_or_expired_tokens_are_refused(client, board):
+    from tournament import tokens
+
+    assert client.get(reverse("player_submit", args=["x" * 24])).status_code == 403
+    old = board.token
+    tokens.reissue_token(board)
+    assert client.get(reverse("player_submit", args=[old])).status_code == 403
+    board.refresh_from_db()
+    round_ = board.round
+    round_.status, round_.closed_at = "closed", timezone.now() - datetime.timedelta(hours=2)
+    round_.save()
+    response = client.get(reverse("player_submit", args=[board.token]))
+    assert response.status_code == 403 and b"expired" in response.content
+
+
+def test_the_json_api_accepts_a_board_token(client, board):
+    text, game = record_for(board)
+    url = reverse("api_submit")
+    response = client.post(url, text, content_type="text/plain",
+                           HTTP_AUTHORIZATION=f"Board {board.token}")
+    assert response.status_code == 201, response.content
+    assert response.json()["ok"] is True
+    again = client.post(url, text, content_type="text/plain",
+                        HTTP_AUTHORIZATION=f"Board {board.token}")
+    assert again.status_code == 200 and again.json()["created"] is False
+    bad = client.post(url, text.replace("1. A", "1. B", 1), content_type="text/plain",
+                      HTTP_AUTHORIZATION=f"Board {board.token}")
+    assert bad.status_code == 422 and bad.json()["error"]["line"]
+    assert client.post(url, text, content_type="text/plain",
+                       HTTP_AUTHORIZATION="Board nonsense-token").status_code == 403
+
+
+def test_the_json_api_with_a_session_needs_csrf_and_an_arbiter(board, arbiter, other_user):
+    from django.test import Client
+
+    text, _game = record_for(board)
+    url = reverse("api_submit") + f"?board={board.pk}"
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(arbiter)
+    assert strict.post(url, text, content_type="text/plain").status_code == 403
+    strict.get(reverse("home"))
+    token = strict.cookies["csrftoken"].value
+    response = strict.post(url, text, content_type="text/plain", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 201
+    outsider = Client()
+    outsider.force_login(other_user)
+    assert outsider.post(url, text, content_type="text/plain").status_code == 403
+
+
+def test_the_json_api_refuses_a_huge_body(client, board):
+    response = client.post(reverse("api_submit"), "x" * (MAX_RECORD_BYTES + 1),
+                           content_type="text/plain", HTTP_AUTHORIZATION=f"Board {board.token}")
+    assert response.status_code == 413
+
+
+def test_a_flood_of_submissions_from_one_token_is_throttled(client, board):
+    from django.core.cache import cache
+
+    cache.clear()
+    url = reverse("api_submit")
+    codes = [client.post(url, "junk", content_type="text/plain",
+                         HTTP_AUTHORIZATION=f"Board {board.token}").status_code
+             for _ in range(25)]
+    assert codes[:20] == [422] * 20 and 429 in codes[20:]
+
+
+def test_the_viewer_shows_every_step_and_downloads(client, board):
+    text, _game = record_for(board)
+    record = submit_record(board, text).record
+    page = client.get(reverse("game_viewer", args=[record.pk]))
+    steps = json.loads(page.context["steps"] and json.dumps(page.context["steps"]))
+    assert page.status_code == 200 and len(steps) == len(
+        [line for line in text.splitlines() if line and line[0].isdigit()])
+    assert client.get(reverse("game_download", args=[record.pk, "txt"])).content.decode() == \
+        record.text
+    data = json.loads(client.get(reverse("game_download", args=[record.pk, "json"])).content)
+    assert data["tags"]["Round"] == "1"
+
+
+# --- the live scoresheet -----------------------------------------------------------------
+
+
+def test_live_entry_replays_through_the_engine_and_submits_on_confirmation(board):
+    _text, game = record_for(board, seed=3)
+    for action in game.record.actions:
+        current = live.state(board)
+        entry = action.to_json()
+        entry.pop("claim", None)
+        entry.pop("clock", None)
+        live.enter(board, entry, expected_version=current.version)
+    final = live.state(board)
+    assert final.game.is_over and final.game.scores == game.scores
+    with pytest.raises(live.LiveRefused):
+        live.enter(board, {"seat": "A", "action": "place", "placement": "f6R-f7G"},
+                   expected_version=final.version)
+    _state, submission = live.confirm(board, "A", expected_version=final.version)
+    assert submission is None and not Result.objects.filter(board=board).exists()
+    _state, submission = live.confirm(board, "B", expected_version=final.version)
+    assert submission.created and services.current_result(board).source == "record"
+
+
+def test_live_entry_refuses_illegal_moves_and_stale_versions(board):
+    state = live.state(board)
+    with pytest.raises(live.LiveRefused, match="wrong seat"):
+        live.enter(board, {"seat": "B", "action": "place", "placement": "e1R-f2O"},
+                   expected_version=state.version)
+    live.enter(board, {"seat": "A", "action": "place", "placement": "e1R-f2O"},
+               expected_version=state.version)
+    with pytest.raises(live.LiveRefused, match="Another device"):
+        live.enter(board, {"seat": "B", "action": "place", "placement": "j10P-k10P"},
+                   expected_version=state.version)
+    after = live.undo(board, expected_version=state.version + 1)
+    assert after.actions == [] and after.version == state.version + 2
+
+
+def test_the_live_endpoint_speaks_json(client, board):
+    url = reverse("live_state", args=[board.token])
+    state = client.get(url).json()
+    assert state["to_move"] == "A" and state["version"] == 0
+    response = client.post(url, {"entry": {"seat": "A", "action": "place",
+                                           "placement": "e1R-f2O"}, "version": 0},
+                           content_type="application/json")
+    assert response.status_code == 200 and response.json()["cells"] == {"e1": "R", "f2": "O"}
+    refused = client.post(url, {"entry": {"seat": "B", "action": "place",
+                                          "placement": "e1R-f2O"}, "version": 1},
+                          content_type="application/json")
+    assert refused.status_code == 409 and "occupied" in refused.json()["error"]
+    assert client.post(url, "not json", content_type="application/json").status_code == 409
+    assert client.get(reverse("live_state", args=["y" * 24])).status_code == 403

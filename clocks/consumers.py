@@ -113,8 +113,9 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
     async def error(self, message: str, **extra: Any) -> None:
         await self.send_json({"type": "error", "message": message, **extra})
 
-    async def refuse(self, message: str) -> None:
-        await self.accept()
+    async def refuse(self, message: str, *, accepted: bool = False) -> None:
+        if not accepted:
+            await self.accept()
         await self.error(message, fatal=True)
         await self.close(code=REFUSED_CLOSE_CODE)
 
@@ -193,7 +194,7 @@ class BoardConsumer(ClockSocket):
         try:
             await super().receive(text_data, bytes_data, **kwargs)
         except TokenRefused as refused:
-            await self.refuse(str(refused))
+            await self.refuse(str(refused), accepted=True)
 
 
 class SpectateConsumer(ClockSocket):

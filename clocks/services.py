@@ -155,8 +155,13 @@ Change = Callable[[ClockState, int], tuple[ClockState, dict[str, Any]]]
 
 
 def _locked(board: Board) -> Clock:
-    clock_for(board)
-    return Clock.objects.select_for_update().select_related("board__round").get(board_id=board.pk)
+    """The board's clock row, locked until the transaction ends (created first if missing)."""
+    locked = Clock.objects.select_for_update().select_related("board__round")
+    clock = locked.filter(board_id=board.pk).first()
+    if clock is None:
+        clock_for(board)
+        clock = locked.get(board_id=board.pk)
+    return clock
 
 
 def _entry(clock: Clock, action: str, who: str, user, now: int, before: ClockState,

@@ -7,4 +7,6 @@ from clocks import views
 urlpatterns = [
     path("b/<str:token>/", views.board_page, name="board_page"),
     path("e/<slug:slug>/clocks/<int:number>/", views.clock_hall, name="clock_hall"),
+    path("e/<slug:slug>/clocks/<int:number>/<int:board>/", views.clock_spectate,
+         name="clock_spectate"),
 ]

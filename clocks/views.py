@@ -1,11 +1,102 @@
-"""Board and hall pages (being built: replaced by the clock shell)."""
+"""Clock pages: the players' board clock, a spectator's view, the arbiters' hall.
 
-from django.http import HttpResponse
+The pages render the current snapshot into the HTML (so a board shows its times even before
+the websocket connects) and name the socket to open; ``static/js/clock.js`` and
+``static/js/hall.js`` take it from there. Changes only happen over the sockets.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from clocks import services
+from tournament.models import Board, Event, Round
+from tournament.permissions import arbiter_required
+from tournament.tokens import TokenRefused, board_for_token
+
+
+def js_strings() -> dict[str, str]:
+    """Every text the clock scripts show, translated here (the scripts hold no prose)."""
+    return {
+        "connected": _("Connected"),
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost: reconnecting…"),
+        "refused": _("Refused"),
+        "not_started": _("Waiting for the arbiter to start the clock"),
+        "paused": _("Paused by the arbiter"),
+        "finished": _("Game over: the clock is stopped"),
+        "flag": _("TIME"),
+        "a_flagged": _("First player's time is up: the second player plays on alone"),
+        "b_flagged": _("Second player's time is up: the first player plays on alone"),
+        "both_flagged": _("Both players' time is up"),
+        "running": _("Tap your side when your turn is over"),
+        "running_spectator": _("Live"),
+        "not_your_turn": _("It is not this side's turn."),
+        "reason_prompt": _("Reason (kept in the clock log):"),
+        "reason_default": _("Arbiter decision"),
+        "confirm_finish": _("Stop this clock for good?"),
+        "no_wake_lock": _("This device may dim its screen: keep it awake in its settings."),
+        "updated": _("updated %(s)s s ago"),
+        "started": _("%(n)s clocks started"),
+        "paused_count": _("%(n)s clocks paused"),
+        "resumed": _("%(n)s clocks resumed"),
+    }
+
+
+def refused(request, reason: str, status: int = 403):
+    return render(request, "clocks/refused.html", {"reason": reason}, status=status)
+
+
+def _page(request, board: Board, *, mode: str, ws_path: str, template: str):
+    event = board.round.event
+    is_arbiter = event.is_arbiter(request.user)
+    context = {
+        "event": event, "is_arbiter": is_arbiter, "board": board, "round": board.round,
+        "mode": mode, "ws_path": ws_path, "can_press": mode == "player" or is_arbiter,
+        "snapshot": services.snapshot(board), "strings": js_strings(),
+    }
+    return render(request, template, context)
 
 
 def board_page(request, token):
-    return HttpResponse("board")
+    """The clock of the QR code's board, full screen, for the two players at the board."""
+    try:
+        board = board_for_token(token)
+    except TokenRefused as error:
+        return refused(request, str(error))
+    if board.is_bye:
+        return refused(request, _("This board is a bye: there is no game and no clock."))
+    return _page(request, board, mode="player", ws_path=f"/ws/board/{board.token}/",
+                 template="clocks/board.html")
 
 
-def clock_hall(request, slug, number):
-    return HttpResponse("hall")
+def clock_spectate(request, slug, number, board):
+    """A live, read-only clock for anyone (an arbiter also gets the controls)."""
+    round_ = get_object_or_404(Round.objects.select_related("event"), event__slug=slug,
+                               number=number)
+    if round_.status == Round.Status.DRAFTED:
+        raise Http404(_("This round is not published."))
+    board_obj = get_object_or_404(
+        Board.objects.select_related("round__event", "first", "second"),
+        round=round_, number=board, second__isnull=False,
+    )
+    return _page(request, board_obj, mode="spectator", ws_path=f"/ws/spectate/{board_obj.pk}/",
+                 template="clocks/spectate.html")
+
+
+@arbiter_required
+def clock_hall(request, event: Event, number):
+    """Every clock of a round at once, with round-wide and per-board controls."""
+    round_ = get_object_or_404(Round, event=event, number=number)
+    rows = []
+    if round_.status != Round.Status.DRAFTED:
+        snaps = {s["board"]: s for s in services.round_snapshots(round_)}
+        boards = round_.boards.select_related("first", "second").filter(second__isnull=False)
+        rows = [(b, snaps[b.pk]) for b in boards]
+    return render(request, "clocks/hall.html", {
+        "event": event, "is_arbiter": True, "round": round_, "rows": rows,
+        "snapshots": [snap for _b, snap in rows], "strings": js_strings(),
+        "ws_path": f"/ws/hall/{round_.pk}/",
+    })

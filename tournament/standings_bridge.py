@@ -37,44 +37,45 @@ def _six(scores: dict | None) -> list[int] | None:
     return None if scores is None else [int(scores[c]) for c in COLOURS]
 
 
-def _game(result: Result) -> Game | Bye:
-    board = result.board
-    rnd, first, second = board.round.number, board.first_id, board.second_id
-    kind = result.kind
+_RESULT_FIELDS = (
+    "kind", "board__round__number", "board__first_id", "board__second_id", "first_vp",
+    "second_vp", "first_scores", "second_scores", "loser_seat",
+)
+
+
+def _game(kind, rnd, first, second, first_vp, second_vp, first_scores, second_scores,
+          loser_seat) -> Game | Bye:
+    """One accepted result row (as values, not model instances: big events load fast)."""
     if kind == Result.Kind.BYE:
-        return Bye(rnd, first, ResultKind.BYE, result.first_vp)
+        return Bye(rnd, first, ResultKind.BYE, first_vp)
+    a, b = _six(first_scores), _six(second_scores)
     if kind == Result.Kind.PLAYED:
-        return Game.played(rnd, first, second, _six(result.first_scores),
-                           _six(result.second_scores))
-    loser = first if result.loser_seat == "first" else second
+        return Game.played(rnd, first, second, a, b)
+    loser = first if loser_seat == "first" else second
     if kind == Result.Kind.RESIGNATION:
-        return Game.resigned(rnd, first, second, _six(result.first_scores),
-                             _six(result.second_scores), loser)
+        return Game.resigned(rnd, first, second, a, b, loser)
     if kind == Result.Kind.FORFEIT:
         return Game.forfeit(rnd, first, second, loser)
     if kind == Result.Kind.DOUBLE_FORFEIT:
         return Game.double_forfeit(rnd, first, second)
-    return Game.decision(rnd, first, second, result.first_vp, result.second_vp,
-                         _six(result.first_scores), _six(result.second_scores))
+    return Game.decision(rnd, first, second, first_vp, second_vp, a, b)
 
 
 def event_results(event: Event, upto_round: int | None = None) -> EventResults:
     """The event's accepted results of rounds 1..``upto_round`` (all rounds by default)."""
-    results = Result.objects.filter(
-        board__round__event=event, status=Result.Status.ACCEPTED
-    ).select_related("board__round")
+    results = Result.objects.filter(board__round__event=event, status=Result.Status.ACCEPTED)
     absences = Absence.objects.filter(player__event=event)
     if upto_round is not None:
         results = results.filter(board__round__number__lte=upto_round)
         absences = absences.filter(round_number__lte=upto_round)
     games, byes = [], []
-    for result in results:
-        item = _game(result)
+    for row in results.values_list(*_RESULT_FIELDS):
+        item = _game(*row)
         (byes if isinstance(item, Bye) else games).append(item)
     byes.extend(Bye(a.round_number, a.player_id, ResultKind.ABSENT, a.vp) for a in absences)
     players = [
-        Player(p.pk, p.name, p.club or None, p.rating)
-        for p in event.players.all()
+        Player(pk, name, club or None, rating)
+        for pk, name, club, rating in event.players.values_list("pk", "name", "club", "rating")
     ]
     return EventResults(players=players, games=games, byes=byes)
 

@@ -167,6 +167,8 @@ def results(request, slug):
                 "result": _result_text(board, result),
                 "lowest": lowest_text(result.first_scores, result.second_scores) if result else "",
                 "kind": result.get_kind_display() if result else "",
+                "game": reverse("game_viewer", args=[result.record_id])
+                if result and result.record_id else "",
             })
     table = ResultsTable(rows)
     RequestConfig(request, paginate=False).configure(table)
@@ -208,7 +210,7 @@ def standings(request, slug):
     for row in table_core:
         item = {
             "place": row.place, "rank": row.rank, "name": row.name, "club": row.club or "",
-            "vp": row.vp, "games": row.games_played,
+            "vp": row.vp_display, "vp_sort": row.vp, "games": row.games_played,
             "url": reverse("player_detail", args=[event.slug, row.player_id]),
         }
         for value in row.tiebreaks:

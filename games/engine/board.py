@@ -128,9 +128,7 @@ def _build(radius: int) -> Board:
     at = {qr: i for i, qr in enumerate(cells)}
     names = tuple(f"{chr(ord('a') + radius - r)}{q + radius + 1}" for q, r in cells)
     size = len(cells)
-    step = tuple(
-        tuple(at.get((q + dq, r + dr), -1) for dq, dr in DIRECTIONS) for q, r in cells
-    )
+    step = tuple(tuple(at.get((q + dq, r + dr), -1) for dq, dr in DIRECTIONS) for q, r in cells)
     neighbours = tuple(tuple(c for c in row if c >= 0) for row in step)
     rays = []
     for q, r in cells:
@@ -147,9 +145,7 @@ def _build(radius: int) -> Board:
         for i in range(size)
         for skip in range(6)
     )
-    direction = {
-        a * size + b: d for a in range(size) for d, b in enumerate(step[a]) if b >= 0
-    }
+    direction = {a * size + b: d for a in range(size) for d, b in enumerate(step[a]) if b >= 0}
     edges = tuple((a, b) for a in range(size) for b in neighbours[a] if a < b)
     start_cells = tuple(at[START_SYMBOLS[c]] for c in COLOURS)
     start_colour = [-1] * size

@@ -18,13 +18,13 @@ from __future__ import annotations
 from .board import COLOURS, Board
 from .errors import IllegalActionError, NotationError
 from .position import Position
+from .racks import RACK_SIZE, Racks
 from .result import VerifiedGame, summarize
 from .rules import ONE_PER_COLOUR, Profile, get_profile
-from .tiles import KIND_OF, TILE_OF_KIND, Placement, Tile, TileSet, get_tile_set
+from .tiles import KIND_OF, Placement, Tile, TileSet, get_tile_set
 
-__all__ = ["RACK_SIZE", "Game"]
+__all__ = ["Game"]
 
-RACK_SIZE = 6
 _SEATS = "ABCD"
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 _GAIN = tuple(tuple((colour, n) for n in range(37)) for colour in COLOURS)  # shared claim pairs
@@ -67,20 +67,20 @@ class Game:
         self._side = [s % 2 for s in range(players)] if partnership else list(range(players))
         self._tracks = [[0] * 6 for _ in range(2 if partnership else players)]
         self._cap = 36 if partnership else 18
-        self._thresholds = (18, 36) if partnership else (18,)
         self._per_colour = self.profile.bonus == ONE_PER_COLOUR
-        self._set_counts = self.tile_set.counts
-        self._placed = [0] * 21
-        self._known_total = [0] * 21
-        self._known: list[list[int] | None] = [None] * players
-        self._bag = self.tile_set.total
-        self._rack = [0] * players
-        self._unknown = [0] * players
-        self._pending = [0] * players  # tiles of the seat's last draw not yet revealed
-        for s in range(players):
-            drawn = min(RACK_SIZE, self._bag)
-            self._bag -= drawn
-            self._rack[s] = self._unknown[s] = self._pending[s] = drawn
+        self._racks = racks = Racks(self.tile_set, players)
+        # the hot path uses the rack lists directly
+        self._set_counts, self._placed, self._known_total = (
+            racks.set_counts,
+            racks.placed,
+            racks.known_total,
+        )
+        self._known, self._rack, self._unknown, self._pending = (
+            racks.known,
+            racks.size,
+            racks.unknown,
+            racks.pending,
+        )
         self._placed_by = [0] * players
         self._flagged = [False] * players
         self._resigned = [False] * players
@@ -136,7 +136,7 @@ class Game:
 
     @property
     def bag_size(self) -> int:
-        return self._bag
+        return self._racks.bag
 
     def rack_size(self, seat: str) -> int:
         return self._rack[self._seat(seat)]
@@ -196,12 +196,7 @@ class Game:
             or self._placed[kind] + self._known_total[kind] >= self._set_counts[kind]
         ):
             pos.check(a, b, first)  # a problem with the cells is reported first
-            if self._unknown[s] == 0:
-                raise IllegalActionError(
-                    f"tile '{TILE_OF_KIND[kind]}' is not in seat {self.seats[s]}'s rack "
-                    f"({self._rack_text(s)})"
-                )
-            raise self._too_many(kind)
+            raise self._racks.take_error(s, kind, self.seats[s])  # type: ignore[misc]
         pa, pb = pos.play(a, ca, b, cb, first)
         # -- from here on nothing can fail: mutate.
         self._open = -1
@@ -266,11 +261,11 @@ class Game:
             return gains
         # end of the turn: refill now (a swap or a flag in the window undoes it), then pass on
         self._bonus = 0
-        rack = self._rack
+        rack, racks = self._rack, self._racks
         refill = RACK_SIZE - rack[s]
-        if refill > self._bag:
-            refill = self._bag
-        self._bag -= refill
+        if refill > racks.bag:
+            refill = racks.bag
+        racks.bag -= refill
         rack[s] += refill
         self._unknown[s] += refill
         self._pending[s] = refill
@@ -295,14 +290,6 @@ class Game:
             else:
                 why = "a swap must follow the seat's own last placement of its turn"
             raise IllegalActionError(f"swap not allowed now: {why}")
-        kinds = [tile.kind for tile in tiles]
-        holding = self._rack[s] - self._open_refill
-        shown = " ".join(map(str, tiles)) or "nothing"
-        if len(kinds) != holding:
-            raise IllegalActionError(
-                f"swap not allowed with that rack: it shows {len(kinds)} tiles ({shown}) but "
-                f"seat {seat} holds {holding}"
-            )
         low = self.lowest_colours(seat)
         for tile in tiles:
             if tile.first in low or tile.second in low:
@@ -310,30 +297,7 @@ class Game:
                     f"swap not allowed with that rack: tile '{tile}' shows one of seat {seat}'s "
                     f"lowest colours ({', '.join(low)})"
                 )
-        count = [0] * 21
-        for k in kinds:
-            count[k] += 1
-        known = self._known[s] or [0] * 21
-        for k in range(21):
-            if count[k] < known[k]:
-                raise IllegalActionError(
-                    f"swap not allowed with that rack: seat {seat}'s rack holds "
-                    f"'{TILE_OF_KIND[k]}', which is not shown ({shown})"
-                )
-            if (
-                count[k] > known[k]
-                and self._placed[k] + self._known_total[k] + count[k] - known[k]
-                > self._set_counts[k]
-            ):
-                raise self._too_many(k)
-        # return first (the refill too), then draw
-        self._bag += self._open_refill + holding
-        for k in range(21):
-            self._known_total[k] -= known[k]
-        self._known[s] = None if self._known[s] is None else [0] * 21
-        drawn = min(RACK_SIZE, self._bag)
-        self._bag -= drawn
-        self._rack[s] = self._unknown[s] = self._pending[s] = drawn
+        self._racks.swap(s, tiles, self._open_refill, seat)
         self._open_refill = 0
         self._open_swapped = True
         self.swaps += 1
@@ -345,30 +309,7 @@ class Game:
         s = self._seat(seat)
         if self.end:
             raise IllegalActionError("action after the end of the game")
-        pending = self._pending[s]
-        if pending == 0:
-            raise IllegalActionError(
-                f"seat {seat} has drawn no tiles since its last action, so there is nothing to "
-                "draw now"
-            )
-        if len(tiles) != pending:
-            raise IllegalActionError(
-                f"draw lists {len(tiles)} tiles but seat {seat} drew {pending} at this point"
-            )
-        count = [0] * 21
-        for tile in tiles:
-            count[tile.kind] += 1
-        for k in range(21):
-            if count[k] and self._placed[k] + self._known_total[k] + count[k] > self._set_counts[k]:
-                raise self._too_many(k)
-        known = self._known[s]
-        if known is None:
-            known = self._known[s] = [0] * 21
-        for k in range(21):
-            known[k] += count[k]
-            self._known_total[k] += count[k]
-        self._unknown[s] -= pending
-        self._pending[s] = 0
+        self._racks.reveal(s, tiles, seat)
         self._open = -1
         self._history.append(self._snap)
 
@@ -409,10 +350,7 @@ class Game:
         pressed for, drop its pending bonus, and pass the turn on if it was to act."""
         self._pending[s] = 0
         if self._open == s and not self._open_swapped:
-            refill = self._open_refill
-            self._bag += refill
-            self._rack[s] -= refill
-            self._unknown[s] -= refill
+            self._racks.undo_refill(s, self._open_refill)
         self._open = -1
         self._history.append(self._snap)
         if self._cur == s:
@@ -463,16 +401,3 @@ class Game:
                 " (bonus play)" if self._in_bonus else ""
             )
         return IllegalActionError(f"wrong seat to act: {seat} cannot {what}; {why}", token=seat)
-
-    def _too_many(self, kind: int) -> IllegalActionError:
-        return IllegalActionError(
-            f"more tiles '{TILE_OF_KIND[kind]}' than the {self.tile_set.name} set holds "
-            f"({self._set_counts[kind]})"
-        )
-
-    def _rack_text(self, s: int) -> str:
-        known = self._known[s] or [0] * 21
-        tiles = [str(TILE_OF_KIND[k]) for k in range(21) for _ in range(known[k])]
-        if self._unknown[s]:
-            tiles.append(f"{self._unknown[s]} unknown")
-        return "holds " + (" ".join(tiles) if tiles else "nothing")

@@ -17,7 +17,14 @@ from .errors import EngineError, NotationError
 from .record import DRAW, FLAG, PLACE, RESIGN, SWAP, Action, Claim, Record, check_tag
 from .tiles import Placement, Tile
 
-__all__ = ["MAX_RECORD_CHARS", "format_record", "parse_record", "read_items", "scan_text"]
+__all__ = [
+    "MAX_RECORD_CHARS",
+    "claim_of",
+    "format_record",
+    "parse_record",
+    "read_items",
+    "scan_text",
+]
 
 #: Refuse records longer than this (a full four-player record with draws is under 20 kB).
 MAX_RECORD_CHARS = 1_000_000
@@ -56,13 +63,23 @@ def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
     if isinstance(items, tuple):
         return Record(tags, items, positions, tag_lines)
     positions = positions.as_tuple()
-    actions = tuple(
-        Action(item[0], PLACE, Placement(*item[1:5]), (), item[5], item[6])
-        if type(item) is tuple
-        else item
-        for item in items
-    )
+    actions = tuple(_row_action(item) if type(item) is tuple else item for item in items)
     return Record(tags, actions, positions, tag_lines)
+
+
+def _row_action(row: tuple[str, ...]) -> Action:
+    """The :class:`Action` of a plain placement line matched by ``_LINES``."""
+    seat, c1, k1, c2, k2, claim, minutes, seconds, _ = row
+    clock = int(minutes) * 60 + int(seconds) if minutes else None
+    return Action(seat, PLACE, Placement(c1, k1, c2, k2), (), claim_of(claim), clock)
+
+
+def claim_of(text: str) -> Claim | None:
+    """The parsed claim of a ``{...}`` text already checked by :func:`scan_text`."""
+    if not text:
+        return None
+    claim = _CLAIMS.get(text)
+    return claim if claim is not None else _parse_claim(text[1:-1], 0, None, 0)
 
 
 def read_items(source: Any) -> tuple[Any, Any, Any, Any]:
@@ -169,8 +186,9 @@ class _Positions:
 def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
     """Split a text record into tags and action items (the shared front end).
 
-    A plain placement line becomes a bare tuple ``(seat, cell, colour, cell, colour, claim,
-    clock)`` (cheap: verification uses it directly); other lines become :class:`Action`.
+    A plain placement line stays the bare tuple of strings the line pattern matched
+    ``(seat, cell, colour, cell, colour, "{claim}", minutes, seconds, "")`` (cheap:
+    verification uses it directly, see :func:`claim_of`); other lines become :class:`Action`.
     Returns ``(tags, tag_lines, items, positions)``; ``positions`` is indexable like a tuple.
     One regular expression splits all lines at once (one match per line); only lines that are
     not plain placements go through the slower tokenizer.
@@ -184,27 +202,21 @@ def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
     lines: list[int] = []
     known: dict[int, Any] = {}
     append, add_line, claims = items.append, lines.append, _CLAIMS
-    for lineno, (seat, c1, k1, c2, k2, claim, minutes, seconds, other) in enumerate(
-        _LINES.findall(text), 1
-    ):
-        if seat:
-            if claim:
-                parsed = claims.get(claim)
-                if parsed is None:
-                    try:
-                        parsed = _parse_claim(claim[1:-1], lineno, None, len(items) + 1)
-                    except NotationError as error:
-                        line = text.split("\n")[lineno - 1]
-                        raise error.at(column=line.split(";", 1)[0].find("{") + 1) from None
-                    if len(claims) < 4096:
-                        claims[claim] = parsed
-                claim = parsed
-            else:
-                claim = None
-            clock = int(minutes) * 60 + int(seconds) if minutes else None
-            append((seat, c1, k1, c2, k2, claim, clock))
+    for lineno, row in enumerate(_LINES.findall(text), 1):
+        if row[0]:
+            claim = row[5]
+            if claim and claim not in claims:
+                try:
+                    parsed = _parse_claim(claim[1:-1], lineno, None, len(items) + 1)
+                except NotationError as error:
+                    line = text.split("\n")[lineno - 1]
+                    raise error.at(column=line.split(";", 1)[0].find("{") + 1) from None
+                if len(claims) < 4096:
+                    claims[claim] = parsed
+            append(row)
             add_line(lineno)
             continue
+        other = row[8]
         stripped = other.strip()
         if not stripped or stripped.startswith(";"):
             continue

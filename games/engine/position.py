@@ -4,7 +4,8 @@ The hot path of the engine. Cells are integer indices into the :class:`~.board.B
 the position keeps, updated on every placement and never rescanned:
 
 - ``cells[i]``: the colour index on cell ``i`` (start symbols included) or -1 when empty;
-- ``touching[i]``: how many occupied cells touch cell ``i`` (the ``touch`` placement rule);
+- ``touching[i]``: how many occupied cells touch cell ``i`` (the ``touch`` placement rule; an
+  empty cell's empty neighbours are its degree minus this);
 - ``pairs``: how many pairs of adjacent cells are both empty (zero ends the game);
 - which start symbols a first-round tile already touches (the ``kosmos`` first round).
 """
@@ -24,8 +25,9 @@ class Position:
     """Tiles and start symbols on one board, with incremental counters."""
 
     __slots__ = (
-                "board",
+        "board",
         "cells",
+        "degree",
         "direction",
         "free_first",
         "fresh_first",
@@ -42,6 +44,7 @@ class Position:
         self.board = board
         self.size = board.size
         self.direction, self.scan, self.neighbours = board.direction, board.scan, board.neighbours
+        self.degree = tuple(map(len, board.neighbours))
         self.cells = list(board.start_colour)
         self.touch_rule = profile.placement == TOUCH
         self.fresh_first = profile.first_round is not None
@@ -161,19 +164,15 @@ class Position:
                 if cells[c] != cb:
                     break
                 pb += 1
-        touching, nbrs = self.touching, self.neighbours
-        lost = 0
+        touching, nbrs, degree = self.touching, self.neighbours, self.degree
+        # empty pairs lost: a's empty neighbours (b among them) and b's other empty neighbours
+        self.pairs -= degree[a] - touching[a] + degree[b] - touching[b] - 1
         for n in nbrs[a]:
-            if cells[n] == EMPTY:
-                lost += 1
+            touching[n] += 1
+        for n in nbrs[b]:
             touching[n] += 1
         cells[a] = ca
-        for n in nbrs[b]:
-            if cells[n] == EMPTY:
-                lost += 1
-            touching[n] += 1
         cells[b] = cb
-        self.pairs -= lost
         if first_round and self.fresh_first:
             colour_at = self.board.start_colour
             for n in (*nbrs[a], *nbrs[b]):

@@ -198,7 +198,7 @@ def _claim_from_json(item: dict[str, Any]) -> Claim | None:
         return None
     claim = item["claim"]
     if not isinstance(claim, dict):
-        raise NotationError("'claim' must be an object like {\"R\": 2, \"B\": 1}")
+        raise NotationError('\'claim\' must be an object like {"R": 2, "B": 1}')
     for colour, points in claim.items():
         if colour not in COLOURS or len(colour) != 1:
             raise NotationError(f"unknown colour '{colour}' in the claim"[:200], token=colour)

@@ -15,7 +15,7 @@ from typing import Any
 from .board import COLOURS
 from .errors import EngineError, IllegalActionError, NotationError
 from .game import Game
-from .notation import read_items
+from .notation import _CLAIMS, claim_of, read_items
 from .record import DRAW, FLAG, PLACE, RESIGN, SWAP, Action, Record
 from .result import VerifiedGame, normalize_result
 
@@ -174,11 +174,15 @@ def _apply_all(game: Game, items: Any, positions: Any) -> None:
     seat_of = {seat: i for i, seat in enumerate(game.seats)}
     place = game._place
     colour = _COLOUR_INDEX
+    claims = _CLAIMS
     i = 0
     try:
         for i, item in enumerate(items):
             if type(item) is tuple:
-                seat, first, k1, second, k2, claim, _ = item
+                seat, first, k1, second, k2, claim_text = item[:6]
+                claim = claims.get(claim_text) if claim_text else None
+                if claim is None and claim_text:
+                    claim = claim_of(claim_text)  # not cached (the cache is bounded)
             elif item.kind == PLACE:
                 seat, claim, p = item.seat, item.claim, item.placement
                 first, k1, second, k2 = p.first, p.first_colour, p.second, p.second_colour

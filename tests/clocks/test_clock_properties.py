@@ -11,7 +11,7 @@ only grow, ignored presses change nothing, and ``at`` is deterministic.
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -40,9 +40,9 @@ from clocks.timecontrol import MAX_SECONDS, TimeControl
 
 SIDES = st.sampled_from(list(Side))
 time_controls = st.one_of(
-    st.builds(TimeControl, st.integers(1, 20)),
-    st.builds(TimeControl, st.integers(1, 20), increment_s=st.integers(0, 5)),
-    st.builds(TimeControl, st.integers(1, 20), delay_s=st.integers(0, 5)),
+    st.builds(TimeControl, st.integers(1, 40)),
+    st.builds(TimeControl, st.integers(1, 40), increment_s=st.integers(0, 5)),
+    st.builds(TimeControl, st.integers(1, 40), delay_s=st.integers(0, 5)),
 )
 
 
@@ -123,6 +123,7 @@ class Model:
             assert flagged_side is side
             assert self.t == start + remaining_then + self.tc.delay_ms
         self.flags[side] = self.t
+        event("flag after an uninterrupted turn" if self.turn_record else "flag")
         other = side.other
         self.new_turn(None if self.flags[other] is not None else other)
 
@@ -152,11 +153,17 @@ class Model:
 class ClockMachine(RuleBasedStateMachine):
     """Drives ``ClockState`` and ``Model`` with the same events at a monotone fake time."""
 
-    @initialize(tc=time_controls, start=st.integers(-(10**12), 10**13))
-    def setup(self, tc, start):
+    @initialize(
+        tc=time_controls,
+        start=st.integers(-(10**12), 10**13),
+        started=st.sampled_from([True, True, True, False]),
+    )
+    def setup(self, tc, start, started):
         self.state = ClockState.new(tc)
         self.model = Model(tc, start)
         self.version = 0
+        if started:
+            self.start()
 
     # -- helpers --
 
@@ -202,7 +209,13 @@ class ClockMachine(RuleBasedStateMachine):
         m.new_turn(Side.A)
         m.advance(m.t)  # a side set to zero before the start flags at once
 
-    @rule(side=SIDES, offset=st.sampled_from([0, 0, 0, 0, -1, 1, -2]))
+    @rule(ms=st.one_of(st.integers(0, 4_000), st.integers(0, 20_000)))
+    def play_a_turn(self, ms):
+        """The common case: the side to move presses in time (or finds it has flagged)."""
+        self.model.advance(self.model.t + ms)
+        self.press(self.model.running or Side.A, 0)
+
+    @rule(side=SIDES, offset=st.sampled_from([0, 0, -1, 1, -2]))
     def press(self, side, offset):
         m = self.model
         number = m.press_number + offset
@@ -222,6 +235,7 @@ class ClockMachine(RuleBasedStateMachine):
             assert result.state is self.state and result.press is None
             return
         self.accept(result.state)
+        event(f"accepted press, opponent flagged: {m.flags[side.other] is not None}")
         m.remaining[side] += m.tc.increment_ms
         m.increments[side] += m.tc.increment_ms
         m.press_number += 1

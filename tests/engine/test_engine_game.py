@@ -122,7 +122,7 @@ def test_swap_refused_with_a_tied_lowest_colour_in_the_rack() -> None:
     for shown in ("RG RY GP YY BP", "RG RY GP YY OP"):
         with pytest.raises(IllegalActionError, match="shows one of seat A's lowest colours"):
             game.swap("A", tiles(shown))
-    with pytest.raises(IllegalActionError, match="shows 4 tiles .* but seat A holds 5"):
+    with pytest.raises(IllegalActionError, match=r"shows 4 tiles .* but seat A holds 5"):
         game.swap("A", tiles("RG RY GP YY"))
     game.swap("A", tiles("RG RY GP YY PP"))
 
@@ -173,7 +173,9 @@ def test_draws_reveal_racks_and_placements_must_come_from_them() -> None:
 def test_more_tiles_of_a_kind_than_the_set_holds() -> None:
     game = Game(tile_set="travel")  # two RR in the travel set
     play(game, "A f10R-f9R", "B k10P-j10P", "A f8R-f7R", "B j6Y-k7Y")
-    with pytest.raises(IllegalActionError, match="more tiles 'RR' than the travel set holds \\(2\\)"):
+    with pytest.raises(
+        IllegalActionError, match="more tiles 'RR' than the travel set holds \\(2\\)"
+    ):
         game.place("A", "g10R-h10R")
     with pytest.raises(IllegalActionError, match="more tiles 'PP'"):
         Game(tile_set="travel").draw("A", tiles("PP PP PP RG RG RG"))

@@ -50,7 +50,9 @@ def test_the_section_7_example_parses() -> None:
     assert first == Action("A", "place", Placement("d1", "B", "e1", "R"))
     assert first.claim is None  # no claim written
     assert sixth.claim == (("G", 1), ("Y", 1)) and sixth.clock == 9 * 60 + 12
-    assert swap.kind == "swap" and swap.tiles == tuple(Tile.parse(t) for t in "OY YP GY YP YP".split())
+    assert swap.kind == "swap" and swap.tiles == tuple(
+        Tile.parse(t) for t in ["OY", "YP", "GY", "YP", "YP"]
+    )
     assert record.positions[4][0] == 16  # line numbers count tags and the blank line
     assert record.tag_line("Result") == 10
 
@@ -69,21 +71,25 @@ def test_canonical_text_and_json_round_trip() -> None:
         "claim": {"G": 1, "Y": 1},
         "clock": 552,
     }
-    assert data["actions"][6] == {"seat": "B", "action": "swap", "tiles": ["OY", "YP", "GY", "YP", "YP"]}
+    assert data["actions"][6] == {
+        "seat": "B",
+        "action": "swap",
+        "tiles": ["OY", "YP", "GY", "YP", "YP"],
+    }
     assert parse_record(data) == record  # an already decoded object works too
     assert parse_record(EXAMPLE.encode("utf-8")) == record
 
 
 def test_move_numbers_comments_blank_lines_and_spacing_are_optional() -> None:
     loose = (
-        "\ufeff; a record typed by hand\r\n[Rules \"mso\"]\r\n\r\n"
+        '\ufeff; a record typed by hand\r\n[Rules "mso"]\r\n\r\n'
         "A d1B-e1R ;first\r\n  12...  B   e2B-f2O{B+1,O+1}   @09:05\r\nB swap  OY YP\r\n"
     )
     record = parse_record(loose)
     assert format_record(record) == (
         '[Rules "mso"]\n\n1. A d1B-e1R\n2. B e2B-f2O {B+1 O+1} @9:05\n3. B swap OY YP\n'
     )
-    assert record.positions[1] == (5, 13, 16)  # line, column of the placement, of the claim
+    assert record.positions[1] == (5, 14, 21)  # line, column of the placement, of the claim
     assert parse_record("A e1R-f2O {}").actions[0].claim == ()  # a claimed zero
 
 
@@ -107,7 +113,7 @@ def test_tag_values_with_quotes_and_backslashes_round_trip() -> None:
         ("A d1B-e1R {R+1\n", 1, 11, "has no closing '}'"),
         ("A d1B-e1R {X+1}\n", 1, 11, "malformed claim item 'X+1'"),
         ("A d1B-e1R @9:75\n", 1, 11, "'@9:75' is not understood"),
-        ("A d1B-e1R @9:12 {R+1}\n", 1, 17, "is not understood here"),
+        ("A d1B-e1R @9:12 {R+1}\n", 1, 11, "clock notes go last"),
         ("A swap OY XX\n", 1, 11, "'XX' is not a tile"),
         ("A draw\n", 1, 3, "'draw' lists no tiles"),
         ("A flag now\n", 1, 8, "'now' is not understood"),
@@ -132,10 +138,10 @@ def test_absurd_input_is_refused_quickly() -> None:
         parse_record("A d1B-e1R\n" * (MAX_RECORD_CHARS // 5))
     with pytest.raises(NotationError, match="too large"):
         parse_record(b"x" * (MAX_RECORD_CHARS + 1))
-    with pytest.raises(NotationError, match="not UTF-8 text .* offset 3"):
+    with pytest.raises(NotationError, match=r"not UTF-8 text .* offset 3"):
         parse_record(b"A d\xff1B")
     with pytest.raises(NotationError, match="not valid JSON"):
-        parse_record("[" * 100 + "{" + "[" * 100_000)
+        parse_record('{"actions": ' + "[" * 100_000)
     with pytest.raises(NotationError, match="not valid JSON"):
         parse_record('{"actions": [' + "[" * 100_000 + "]" * 100_000 + "]}")
     with pytest.raises(NotationError, match="cannot read a game record from a int"):
@@ -151,14 +157,22 @@ def test_absurd_input_is_refused_quickly() -> None:
         ({"tags": {"Bad name": "x"}}, None, "tag name 'Bad name'"),
         ({"tags": {"Event": "a\nb"}}, None, "control character"),
         ({"actions": [{"seat": "A", "action": "place"}]}, 1, "needs a 'placement'"),
-        ({"actions": [{"seat": "A", "action": "flag"}, {"seat": "E", "action": "flag"}]}, 2, "seat"),
+        (
+            {"actions": [{"seat": "A", "action": "flag"}, {"seat": "E", "action": "flag"}]},
+            2,
+            "seat",
+        ),
         ({"actions": [{"seat": "A", "action": "jump"}]}, 1, "unknown action 'jump'"),
         ({"actions": [{"seat": "A", "action": "flag", "tiles": []}]}, 1, "key 'tiles'"),
         ({"actions": [{"seat": "A", "action": "swap", "tiles": "RG"}]}, 1, "list of strings"),
         ({"actions": [{"seat": "A", "action": "flag", "clock": -1}]}, 1, "clock '-1'"),
         ({"actions": [{"seat": "A", "action": "flag", "clock": True}]}, 1, "clock 'True'"),
         (
-            {"actions": [{"seat": "A", "action": "place", "placement": "d1B-e1R", "claim": {"R": 0}}]},
+            {
+                "actions": [
+                    {"seat": "A", "action": "place", "placement": "d1B-e1R", "claim": {"R": 0}}
+                ]
+            },
             1,
             "claimed points '0'",
         ),
@@ -166,9 +180,11 @@ def test_absurd_input_is_refused_quickly() -> None:
         ({"extra": 1}, None, "unknown key 'extra'"),
     ],
 )
-def test_json_errors_use_the_action_index_as_line(data: object, line: int | None, fragment: str) -> None:
+def test_json_errors_use_the_action_index_as_line(
+    data: object, line: int | None, fragment: str
+) -> None:
     with pytest.raises(NotationError) as caught:
-        parse_record(json.dumps(data))
+        parse_record(json.dumps(data)) if isinstance(data, dict) else Record.from_json(data)
     assert fragment in caught.value.reason
     assert caught.value.line == line
 
@@ -187,19 +203,31 @@ actions = st.one_of(
         lambda s, c1, k1, c2, k2, claim, clock: Action(
             s, "place", Placement(c1, k1, c2, k2), claim=claim, clock=clock
         ),
-        seats, cells, colours, cells, colours, claims, clocks,
+        seats,
+        cells,
+        colours,
+        cells,
+        colours,
+        claims,
+        clocks,
     ),
-    st.builds(lambda s, t, c: Action(s, "swap", tiles=tuple(t), clock=c), seats, tile_lists, clocks),
+    st.builds(
+        lambda s, t, c: Action(s, "swap", tiles=tuple(t), clock=c), seats, tile_lists, clocks
+    ),
     st.builds(
         lambda s, t, c: Action(s, "draw", tiles=tuple(t), clock=c),
-        seats, tile_lists.filter(bool), clocks,
+        seats,
+        tile_lists.filter(bool),
+        clocks,
     ),
-    st.builds(lambda s, k, c: Action(s, k, clock=c), seats, st.sampled_from(["flag", "resign"]), clocks),
+    st.builds(
+        lambda s, k, c: Action(s, k, clock=c), seats, st.sampled_from(["flag", "resign"]), clocks
+    ),
 )
-tag_values = st.text(
-    st.characters(blacklist_categories=("Cc", "Cs")), max_size=20
+tag_values = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=20)
+tags = st.dictionaries(
+    st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,10}", fullmatch=True), tag_values, max_size=5
 )
-tags = st.dictionaries(st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,10}", fullmatch=True), tag_values, max_size=5)
 
 
 @settings(max_examples=120, deadline=None)
@@ -237,8 +265,30 @@ def test_parsing_arbitrary_input_raises_only_notation_errors(junk: str | bytes) 
 @given(
     st.lists(
         st.sampled_from(
-            ["A", "B", "d1B-e1R", "{", "}", "R+1", "@9:12", "swap", "draw", "OY", "[", "]",
-             '"', "\n", " ", ";", "1.", "Players", "{G+2 P+2}", "\t", "½", "{}"]
+            [
+                "A",
+                "B",
+                "d1B-e1R",
+                "{",
+                "}",
+                "R+1",
+                "@9:12",
+                "swap",
+                "draw",
+                "OY",
+                "[",
+                "]",
+                '"',
+                "\n",
+                " ",
+                ";",
+                "1.",
+                "Players",
+                "{G+2 P+2}",
+                "\t",
+                "½",
+                "{}",
+            ]
         ),
         max_size=30,
     )

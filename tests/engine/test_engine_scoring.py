@@ -61,7 +61,7 @@ def test_landing_exactly_on_eighteen_gives_a_bonus_play() -> None:
     preset(game, "A", R=15)
     assert game.place("A", "f8R-f7Y") == {"R": 3}
     assert game.to_move == "A" and game.in_bonus_play
-    with pytest.raises(IllegalActionError, match="wrong seat to act: B.*seat A is to act"):
+    with pytest.raises(IllegalActionError, match=r"wrong seat to act: B.*seat A is to act"):
         game.place("B", "b6G-b5O")
     game.place("A", "g10B-h10B")  # the bonus play, from the unrefilled rack
     assert game.bonus_plays == 1 and game.to_move == "B"

@@ -22,7 +22,7 @@ def test_standard_and_travel_sets() -> None:
     assert travel.count(Tile.parse("OP")) == 3 and travel.count(Tile.parse("BB")) == 2
     assert sum(1 for a, b in KINDS if a != b) == 15
     assert travel.max_players == 2
-    with pytest.raises(NotationError, match="unknown tile set 'mini'.*standard, travel"):
+    with pytest.raises(NotationError, match=r"unknown tile set 'mini'.*standard, travel"):
         get_tile_set("mini")
 
 

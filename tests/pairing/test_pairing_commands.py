@@ -66,7 +66,7 @@ def test_trf_pair_refuses_an_unknown_engine(tmp_path):
 
 def test_bench_pairing_prints_one_line_per_field_size():
     out = io.StringIO()
-    call_command("bench_pairing", players=[12, 20], before=2, stdout=out)
+    call_command("bench_pairing", players=[12, 20], before=2, repeat=2, stdout=out)
     lines = out.getvalue().splitlines()
     assert [re.fullmatch(r"players: (\d+) seconds: \d+\.\d{3}", line)[1] for line in lines] == [
         "12",

@@ -14,7 +14,7 @@ from games.engine import format_record, random_game
 from games.models import GameRecord
 from games.services import MAX_RECORD_BYTES, RecordRejected, submit_record
 from tournament import services, standings_bridge
-from tournament.models import Board, Result
+from tournament.models import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +104,7 @@ def test_players_swapped_in_the_header_is_an_error(board):
 
 
 def test_a_record_contradicting_an_entered_result_opens_a_conflict(board):
-    text, game = record_for(board)
+    text, _game = record_for(board)
     other = {c: 18 for c in "RGBOYP"}
     services.record_result(board, "played", first_scores=other,
                            second_scores={c: 0 for c in "RGBOYP"})
@@ -155,7 +155,7 @@ def test_wrong_revoked_or_expired_tokens_are_refused(client, board):
 
 
 def test_the_json_api_accepts_a_board_token(client, board):
-    text, game = record_for(board)
+    text, _game = record_for(board)
     url = reverse("api_submit")
     response = client.post(url, text, content_type="text/plain",
                            HTTP_AUTHORIZATION=f"Board {board.token}")

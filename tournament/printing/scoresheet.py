@@ -11,6 +11,7 @@ per board, so duplex printing puts each board on one sheet of paper.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from io import BytesIO
 
 from django.utils.translation import gettext as _
@@ -23,6 +24,7 @@ from tournament.printing.common import (
     BAND,
     BOLD,
     COLOURS,
+    HEADER_H,
     MARGIN,
     MONO,
     MUTED,
@@ -35,7 +37,7 @@ from tournament.printing.common import (
     new_canvas,
     page_size,
 )
-from tournament.printing.data import BoardSheet
+from tournament.printing.data import BoardSheet, EventInfo
 from tournament.printing.drawing import (
     centred,
     checkbox,
@@ -49,6 +51,8 @@ from tournament.printing.drawing import (
 
 PLACEMENT_ROWS = 45
 QR_SIZE = 96.0
+SCORES_H, SWAPS_H, RESULT_H = 64.0, 58.0, 62.0
+FRONT_FORM, BACK_FORM = "scoresheet-front", "scoresheet-back"
 
 
 def colour_name(letter: str) -> str:
@@ -108,8 +112,8 @@ def _legend(c: Canvas, x: float, y: float) -> None:
         x += 15 + stringWidth(label, SANS, 8.5) + 14
 
 
-def _final_scores(c: Canvas, sheet: BoardSheet, top: float, width: float) -> float:
-    """The twelve final scores with lowest colour and VP; returns the y below."""
+def _final_scores(c: Canvas, top: float, width: float) -> None:
+    """The grid for the twelve final scores, lowest colour and VP (names are added per sheet)."""
     player_w, end_w = width - 6 * 34 - 2 * 48, 48
     widths = [player_w, *[34] * 6, end_w, end_w]
     xs, ys = grid(c, MARGIN, top, widths, [16, 24, 24], header_rows=1)
@@ -118,13 +122,10 @@ def _final_scores(c: Canvas, sheet: BoardSheet, top: float, width: float) -> flo
         symbol_cell(c, letter, xs[i + 1], xs[i + 2], ys[0], ys[1], radius=6)
     centred(c, _("Lowest"), xs[7], xs[8], ys[0], ys[1], font=BOLD, size=8)
     centred(c, _("VP"), xs[8], xs[9], ys[0], ys[1], font=BOLD, size=8)
-    left_text(c, f"A  {sheet.first.name}", xs[0], xs[1], ys[1], ys[2], size=10)
-    left_text(c, f"B  {sheet.second.name}", xs[0], xs[1], ys[2], ys[3], size=10)
-    return ys[-1]
 
 
-def _swaps_and_flags(c: Canvas, top: float, width: float) -> float:
-    height = 58
+def _swaps_and_flags(c: Canvas, top: float, width: float) -> None:
+    height = SWAPS_H
     c.setLineWidth(0.6)
     c.rect(MARGIN, top - height, width, height)
     c.setFont(BOLD, 8.5)
@@ -145,7 +146,6 @@ def _swaps_and_flags(c: Canvas, top: float, width: float) -> float:
         c.line(split + 4, y, MARGIN + width - 4, y)
     c.line(split, top, split, top - height)
     c.setStrokeColor(colors.black)
-    return top - height
 
 
 def _result_and_signatures(c: Canvas, top: float, width: float) -> None:
@@ -162,33 +162,61 @@ def _result_and_signatures(c: Canvas, top: float, width: float) -> None:
         signature_line(c, MARGIN + i * (third + 12), top - 48, third, label)
 
 
-def _front(c: Canvas, sheet: BoardSheet, size: tuple[float, float]) -> None:
+@dataclass(frozen=True, slots=True)
+class FrontLayout:
+    """Where the parts of the front page go; the same for every sheet of a paper size."""
+
+    top: float
+    width: float
+    legend_y: float
+    board_centre: tuple[float, float]
+    side: float
+    scores_top: float
+    swaps_top: float
+    result_top: float
+
+
+def front_layout(size: tuple[float, float]) -> FrontLayout:
     width = size[0] - 2 * MARGIN
-    top = draw_header(c, sheet.event, sheet_title(sheet), size)
-    _players_block(c, sheet, top, width - QR_SIZE - 80)
-    _qr_block(c, sheet, top, size[0])
-    bottom_parts = 64 + 8 + 58 + 10 + 62
+    top = size[1] - MARGIN - HEADER_H
     legend_y = top - QR_SIZE - 8
-    _legend(c, MARGIN, legend_y)
     board_top = legend_y - 8
-    board_bottom = MARGIN + 16 + bottom_parts
+    board_bottom = MARGIN + 16 + SCORES_H + 8 + SWAPS_H + 10 + RESULT_H
     side = min(24.0, side_for(width, board_top - board_bottom))
-    cx = MARGIN + width / 2
-    draw_board(c, cx, (board_top + board_bottom) / 2, side)
-    y = board_bottom - 12
-    y = _final_scores(c, sheet, y, width) - 8
-    y = _swaps_and_flags(c, y, width) - 10
-    _result_and_signatures(c, y, width)
-    draw_footer(c, sheet.event, size)
+    scores_top = board_bottom - 12
+    swaps_top = scores_top - SCORES_H - 8
+    return FrontLayout(top, width, legend_y, (MARGIN + width / 2, (board_top + board_bottom) / 2),
+                       side, scores_top, swaps_top, swaps_top - SWAPS_H - 10)
 
 
-def _back(c: Canvas, sheet: BoardSheet, size: tuple[float, float]) -> None:
+def _front_form(c: Canvas, info: EventInfo, size: tuple[float, float]) -> None:
+    """Everything on the front that does not depend on the board: drawn once per document."""
+    layout = front_layout(size)
+    _legend(c, MARGIN, layout.legend_y)
+    draw_board(c, *layout.board_centre, layout.side)
+    _final_scores(c, layout.scores_top, layout.width)
+    _swaps_and_flags(c, layout.swaps_top, layout.width)
+    _result_and_signatures(c, layout.result_top, layout.width)
+    draw_footer(c, info, size)
+
+
+def _front(c: Canvas, sheet: BoardSheet, size: tuple[float, float]) -> None:
+    layout = front_layout(size)
+    c.doForm(FRONT_FORM)
+    draw_header(c, sheet.event, sheet_title(sheet), size)
+    _players_block(c, sheet, layout.top, layout.width - QR_SIZE - 80)
+    _qr_block(c, sheet, layout.top, size[0])
+    name_w = layout.width - 6 * 34 - 2 * 48
+    row = layout.scores_top - 16
+    left_text(c, f"A  {sheet.first.name}", MARGIN, MARGIN + name_w, row, row - 24, size=10)
+    left_text(c, f"B  {sheet.second.name}", MARGIN, MARGIN + name_w, row - 24, row - 48,
+              size=10)
+
+
+def _back_form(c: Canvas, info: EventInfo, size: tuple[float, float]) -> None:
+    """The placement table with its headings and row numbers: drawn once per document."""
     width = size[0] - 2 * MARGIN
-    top = draw_header(c, sheet.event, sheet_title(sheet) + " · " + _("placements"), size)
-    c.setFont(SANS, 9)
-    line = _("A (first): %(a)s   ·   B (second): %(b)s") % {
-        "a": sheet.first.name, "b": sheet.second.name}
-    c.drawString(MARGIN, top - 4, fit(line, SANS, 9, width))
+    top = size[1] - MARGIN - HEADER_H
     fixed = [22, 26, 40, 70]
     colour_w = (width - sum(fixed)) / 12
     widths = [*fixed, *[colour_w] * 12]
@@ -197,8 +225,6 @@ def _back(c: Canvas, sheet: BoardSheet, size: tuple[float, float]) -> None:
     row_h = min(16.0, available / PLACEMENT_ROWS)
     xs, ys = grid(c, MARGIN, head_top, widths, [14, 16] + [row_h] * PLACEMENT_ROWS,
                   header_rows=2, heavy_every=5)
-    for i, label in enumerate((_("No."), _("Seat"), _("Tile"), _("Cells"))):
-        centred(c, label, xs[i], xs[i + 1], ys[0], ys[2], font=BOLD, size=7.5)
     # The first four headings span both header rows: paint over the rule between them.
     c.setFillColor(BAND)
     c.rect(xs[0] + 0.5, ys[2] + 0.6, xs[4] - xs[0] - 1, ys[0] - ys[2] - 1.2, stroke=0, fill=1)
@@ -207,6 +233,8 @@ def _back(c: Canvas, sheet: BoardSheet, size: tuple[float, float]) -> None:
     for x in xs[1:4]:
         c.line(x, ys[0], x, ys[2])
     c.setFillColor(colors.black)
+    for i, label in enumerate((_("No."), _("Seat"), _("Tile"), _("Cells"))):
+        centred(c, label, xs[i], xs[i + 1], ys[0], ys[2], font=BOLD, size=7.5)
     centred(c, _("Points gained"), xs[4], xs[10], ys[0], ys[1], font=BOLD, size=7.5)
     centred(c, _("Running total of that seat"), xs[10], xs[16], ys[0], ys[1], font=BOLD,
             size=7.5)
@@ -224,7 +252,16 @@ def _back(c: Canvas, sheet: BoardSheet, size: tuple[float, float]) -> None:
              "notation, e.g. f10-f9. Swaps and flags go on the front.")
     c.drawString(MARGIN, ys[-1] - 10, fit(note, SANS, 7, width))
     c.setFillColor(colors.black)
-    draw_footer(c, sheet.event, size)
+    draw_footer(c, info, size)
+
+
+def _back(c: Canvas, sheet: BoardSheet, size: tuple[float, float]) -> None:
+    c.doForm(BACK_FORM)
+    top = draw_header(c, sheet.event, sheet_title(sheet) + " · " + _("placements"), size)
+    line = _("A (first): %(a)s   ·   B (second): %(b)s") % {
+        "a": sheet.first.name, "b": sheet.second.name}
+    c.setFont(SANS, 9)
+    c.drawString(MARGIN, top - 4, fit(line, SANS, 9, size[0] - 2 * MARGIN))
 
 
 def build_scoresheets(sheets: Iterable[BoardSheet], paper: str = "a4") -> bytes:
@@ -238,6 +275,11 @@ def build_scoresheets(sheets: Iterable[BoardSheet], paper: str = "a4") -> bytes:
         c.setFont(SANS, 12)
         c.drawString(MARGIN, size[1] / 2, _("This round has no boards to play."))
         c.showPage()
+    else:  # what every sheet shares is drawn once, as two PDF form XObjects
+        for name, draw in ((FRONT_FORM, _front_form), (BACK_FORM, _back_form)):
+            c.beginForm(name)
+            draw(c, sheets[0].event, size)
+            c.endForm()
     for sheet in sheets:
         _front(c, sheet, size)
         c.showPage()

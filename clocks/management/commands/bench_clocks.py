@@ -1,0 +1,347 @@
+"""``manage.py bench_clocks``: board clocks under load, over real websockets.
+
+Starts ASGI workers (daphne) and the flag timer on this process's database and channel layer,
+or targets running servers (``--url``, which must use the same database: the benchmark creates
+its event there). Then: an event with ``--boards`` games in a published round, all clocks
+started; two player sockets per board (on different workers when there are several), spectator
+sockets spread over the boards, five arbiter hall views with an arbiter's session. Each board
+presses at a human pace (a random 2–6 s per turn) for ``--seconds``. Reported: latency from
+sending a press to its snapshot arriving at each player and spectator of the board (p50, p95,
+p99, max), deliveries lost, how stale the hall views get, and the servers' CPU. The last lines
+are ``p50_ms: X``, ``p99_ms: X`` and ``lost: N`` for scripts.
+
+Only 127.0.0.1 is ever contacted. The helpers ``create_clock_event`` and ``AsgiServer`` are
+shared with the live-server tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from tournament import services as event_services
+from tournament.models import Round
+
+BASE_DIR = Path(__file__).resolve().parents[3]
+
+
+@transaction.atomic
+def create_clock_event(boards: int, *, arbiter=None, slug: str | None = None,
+                       time_control: str = "600", name: str = "Clock test") -> Round:
+    """An event with ``boards`` games in one published round, made through the event services."""
+    event = event_services.create_event(name=name, slug=slug, arbiter=arbiter,
+                                        time_control=time_control, rounds_planned=1)
+    players = [event_services.add_player(event, name=f"Player {n:04d}")
+               for n in range(1, 2 * boards + 1)]
+    round_ = event_services.start_manual_round(event, reason="clock benchmark")
+    for number in range(1, boards + 1):
+        first, second = players[2 * number - 2], players[2 * number - 1]
+        event_services.edit_pairing(round_, first_id=first.pk, second_id=second.pk,
+                                    board_number=number, reason="clock benchmark")
+    return event_services.publish_round(round_)
+
+
+# --- server processes ---------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url(db: dict) -> str:
+    """A ``DATABASE_URL`` for the database ``db`` (a ``DATABASES`` entry) names."""
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
+
+
+class AsgiServer:
+    """A daphne (or flag timer) subprocess on this process's database and channel layer."""
+
+    def __init__(self, *, port: int | None = None, flag_timer: bool = False,
+                 command: list[str] | None = None, extra_env: dict | None = None) -> None:
+        self.port = port if port is not None else free_port()
+        env = {**os.environ, "DATABASE_URL": database_url(settings.DATABASES["default"]),
+               "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE",
+                                                        settings.SETTINGS_MODULE),
+               "FLAG_TIMER": "on" if flag_timer else "off", **(extra_env or {})}
+        env.setdefault("SECRET_KEY", settings.SECRET_KEY)
+        self.command = command or [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
+                                   "-p", str(self.port), "tournament.asgi:application"]
+        self.process = subprocess.Popen(self.command, cwd=BASE_DIR, env=env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def wait_listening(self, timeout: float = 30) -> AsgiServer:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stderr.read().decode()[-2000:]}")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError(f"server on port {self.port} did not start within {timeout} s")
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the process so far (Linux /proc)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        if self.process.stderr:
+            self.process.stderr.close()
+
+
+def arbiter_cookie(slug: str) -> tuple[str, object]:
+    """A session cookie of an arbiter of the event (a user made for the benchmark)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user, _created = get_user_model().objects.get_or_create(username="bench-arbiter")
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}", user
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+# --- the load -----------------------------------------------------------------------------
+
+
+class Load:
+    """All client sockets in one event loop; latencies measured against one monotonic clock."""
+
+    def __init__(self, urls: list[str], boards: list[tuple[int, str]], round_id: int,
+                 spectators: int, halls: int, cookie: str, gaps: tuple[float, float]) -> None:
+        self.urls, self.boards, self.round_id = urls, boards, round_id
+        self.spectators, self.halls, self.cookie, self.gaps = spectators, halls, cookie, gaps
+        self.sent: dict[tuple[int, int], float] = {}  # (board, press number) -> send time
+        self.expected: dict[int, int] = {}  # board -> sockets that must see its presses
+        self.latencies: list[float] = []
+        self.received: set[tuple[int, int, int]] = set()  # (socket id, board, press number)
+        self.hall_staleness: list[float] = []
+        self.latest: dict[int, dict] = {}
+        self.stop = asyncio.Event()
+        self.errors: list[str] = []
+
+    def ws_url(self, index: int, path: str) -> str:
+        base = urlparse(self.urls[index % len(self.urls)])
+        return f"ws://{base.hostname}:{base.port}{path}"
+
+    async def open(self, index: int, path: str, cookie: str | None = None):
+        from websockets.asyncio.client import connect
+
+        base = urlparse(self.urls[index % len(self.urls)])
+        headers = {"Cookie": cookie} if cookie else None
+        return await connect(self.ws_url(index, path), origin=f"http://{base.netloc}",
+                             additional_headers=headers, open_timeout=30, ping_interval=None,
+                             max_size=2**22)
+
+    def seen(self, sock_id: int, snap: dict) -> None:
+        board, number = snap["board"], snap["press_number"]
+        if snap["version"] >= self.latest.get(board, {}).get("version", -1):
+            self.latest[board] = snap
+        key = (sock_id, board, number)
+        if (board, number) in self.sent and key not in self.received:
+            self.received.add(key)
+            self.latencies.append((time.perf_counter() - self.sent[(board, number)]) * 1000)
+
+    async def listen(self, sock_id: int, ws) -> None:
+        try:
+            async for raw in ws:
+                data = json.loads(raw)
+                if data["type"] in ("snapshot", "ignored"):
+                    self.seen(sock_id, data["clock"])
+                elif data["type"] == "hall":
+                    now = time.perf_counter()
+                    for snap in data["boards"]:
+                        key = (snap["board"], snap["press_number"])
+                        if key in self.sent:
+                            self.hall_staleness.append((now - self.sent[key]) * 1000)
+                elif data["type"] == "error":
+                    self.errors.append(data["message"])
+        except Exception as error:  # a dropped socket is reported, not fatal to the run
+            if not self.stop.is_set():
+                self.errors.append(f"socket {sock_id}: {error!r}")
+
+    async def presser(self, board: int, sockets: dict[str, object], rng: random.Random) -> None:
+        await asyncio.sleep(rng.uniform(0, self.gaps[1]))
+        while not self.stop.is_set():
+            snap = self.latest.get(board)
+            if snap and snap.get("running") in sockets and not snap.get("finished"):
+                number = snap["press_number"]
+                if (board, number + 1) not in self.sent:
+                    self.sent[(board, number + 1)] = time.perf_counter()
+                    await sockets[snap["running"]].send(json.dumps(
+                        {"type": "press", "side": snap["running"], "press": number}))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stop.wait(), rng.uniform(*self.gaps))
+
+    async def run(self, seconds: float, out) -> dict:
+        sockets, tasks, sock_id = [], [], 0
+        per_board: dict[int, dict[str, object]] = {}
+        plan: list[tuple[int, str, str | None, int | None, str | None]] = []
+        for i, (board, token) in enumerate(self.boards):
+            plan += [(i, f"/ws/board/{token}/", None, board, "A"),
+                     (i + 1, f"/ws/board/{token}/", None, board, "B")]
+        for s in range(self.spectators):
+            board = self.boards[s % len(self.boards)][0]
+            plan.append((s, f"/ws/spectate/{board}/", None, board, None))
+        for h in range(self.halls):
+            plan.append((h, f"/ws/hall/{self.round_id}/", self.cookie, None, None))
+        started = time.perf_counter()
+        for chunk in range(0, len(plan), 50):
+            opened = await asyncio.gather(*(self.open(i, path, cookie)
+                                            for i, path, cookie, _b, _s in plan[chunk:chunk + 50]))
+            for ws, (_i, _path, _cookie, board, side) in zip(opened, plan[chunk:chunk + 50],
+                                                             strict=True):
+                sockets.append(ws)
+                if board is not None:
+                    self.expected[board] = self.expected.get(board, 0) + 1
+                if side is not None:
+                    per_board.setdefault(board, {})[side] = ws
+                tasks.append(asyncio.create_task(self.listen(sock_id, ws)))
+                sock_id += 1
+        out(f"{len(sockets)} sockets open in {time.perf_counter() - started:.1f} s")
+        await asyncio.sleep(1.0)  # the snapshots on connect
+        rng = random.Random(7)
+        pressers = [asyncio.create_task(self.presser(b, s, random.Random(rng.random())))
+                    for b, s in per_board.items()]
+        await asyncio.sleep(seconds)
+        self.stop.set()
+        await asyncio.gather(*pressers)
+        await asyncio.sleep(2.0)  # deliveries still in flight
+        for ws in sockets:
+            await ws.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        presses = len(self.sent)
+        accepted = {key for key in self.sent if key[0] in self.latest
+                    and self.latest[key[0]]["press_number"] >= key[1]}
+        expected = sum(self.expected[board] for board, _n in accepted)
+        received = sum(1 for _s, board, n in self.received if (board, n) in accepted)
+        return {"presses": presses, "accepted": len(accepted), "expected": expected,
+                "lost": expected - received, "sockets": len(sockets)}
+
+
+class Command(BaseCommand):
+    help = "Benchmark the board clocks over real websockets (127.0.0.1 only)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--boards", type=int, default=200)
+        parser.add_argument("--spectators", type=int, default=200)
+        parser.add_argument("--seconds", type=float, default=30)
+        parser.add_argument("--halls", type=int, default=5)
+        parser.add_argument("--workers", type=int, default=2,
+                            help="ASGI workers to start (needs REDIS_URL when more than one)")
+        parser.add_argument("--url", default="",
+                            help="comma-separated running servers (http://127.0.0.1:PORT) "
+                                 "sharing this database, instead of starting workers")
+        parser.add_argument("--min-gap", type=float, default=2.0)
+        parser.add_argument("--max-gap", type=float, default=6.0)
+        parser.add_argument("--keep", action="store_true", help="keep the benchmark event")
+
+    def handle(self, *args, **o):
+        try:
+            import websockets  # noqa: F401
+        except ImportError as error:
+            raise CommandError("bench_clocks needs `websockets` (requirements-dev.txt)") from error
+        urls = [u.strip() for u in o["url"].split(",") if u.strip()]
+        for url in urls:
+            if urlparse(url).hostname not in ("127.0.0.1", "localhost"):
+                raise CommandError(f"only servers on 127.0.0.1 may be benchmarked, not {url}")
+        if not urls and o["workers"] > 1 and not os.environ.get("REDIS_URL"):
+            raise CommandError("several workers need REDIS_URL (a shared channel layer)")
+        from clocks import services
+
+        slug = f"bench-{int(time.time())}"
+        cookie, user = arbiter_cookie(slug)
+        round_ = create_clock_event(o["boards"], arbiter=user, slug=slug, time_control="3600",
+                                    name="Clock benchmark")
+        services.start_round(round_, who="bench", user=user)
+        boards = list(round_.boards.values_list("pk", "token"))
+        servers = [] if urls else [AsgiServer() for _ in range(o["workers"])]
+        timer = None if urls else AsgiServer(command=[sys.executable, "manage.py",
+                                                      "run_flag_timer"])
+        try:
+            for server in servers:
+                server.wait_listening()
+            urls = urls or [s.url for s in servers]
+            self.stdout.write(f"servers: {', '.join(urls)}; database "
+                              f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[1]}; "
+                              f"layer {settings.CHANNEL_LAYERS['default']['BACKEND']}")
+            cpu_before = [s.cpu_seconds() for s in servers]
+            load = Load(urls, boards, round_.pk, o["spectators"], o["halls"], cookie,
+                        (o["min_gap"], o["max_gap"]))
+            wall = time.perf_counter()
+            result = asyncio.run(load.run(o["seconds"], self.stdout.write))
+            wall = time.perf_counter() - wall
+            cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
+        finally:
+            for server in [*servers, *([timer] if timer else [])]:
+                server.stop()
+            if not o["keep"]:
+                with transaction.atomic():  # boards protect their players: rounds go first
+                    Round.objects.filter(event_id=round_.event_id).delete()
+                    round_.event.delete()
+        self.report(load, result, cpu, wall)
+
+    def report(self, load: Load, result: dict, cpu: list[float], wall: float) -> None:
+        lat, hall = load.latencies, load.hall_staleness
+        w = self.stdout.write
+        w(f"sockets: {result['sockets']}, presses sent: {result['presses']}, accepted: "
+          f"{result['accepted']}, deliveries expected: {result['expected']}")
+        w(f"press -> players/spectators latency ms: p50 {percentile(lat, 50):.1f}, "
+          f"p95 {percentile(lat, 95):.1f}, p99 {percentile(lat, 99):.1f}, "
+          f"max {max(lat, default=float('nan')):.1f}")
+        if hall:
+            w(f"hall staleness ms (press -> hall view): p50 {percentile(hall, 50):.0f}, "
+              f"p99 {percentile(hall, 99):.0f}, max {max(hall):.0f}, mean "
+              f"{statistics.fmean(hall):.0f}")
+        if cpu:
+            w("server CPU: " + ", ".join(f"worker {i + 1} {c / wall * 100:.0f}%"
+                                        for i, c in enumerate(cpu))
+              + f" of one core over {wall:.0f} s")
+        if load.errors:
+            w(f"errors: {len(load.errors)} (first: {load.errors[0]})")
+        w(f"p50_ms: {percentile(lat, 50):.1f}")
+        w(f"p99_ms: {percentile(lat, 99):.1f}")
+        w(f"lost: {result['lost']}")

@@ -1,0 +1,157 @@
+"""Racks and bag as counts, with rack contents known only as far as ``draw`` lines reveal them.
+
+Each seat holds ``size[s]`` tiles: ``known[s]`` by kind (None until its first ``draw``) plus
+``unknown[s]`` slots. ``pending[s]`` is how many tiles its latest draw brought that no ``draw``
+line has revealed yet. ``placed`` and ``known_total`` count tiles by kind on the board and in
+known racks, so that no kind ever exceeds the tile set. The game's hot path reads and writes
+these lists directly; the rarer operations (reveal, swap, messages) live here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import IllegalActionError
+from .tiles import TILE_OF_KIND, Tile, TileSet
+
+__all__ = ["RACK_SIZE", "Racks"]
+
+RACK_SIZE = 6
+
+
+class Racks:
+    """The bag and every seat's rack, dealt at creation (six tiles each, seat by seat)."""
+
+    __slots__ = (
+        "bag",
+        "known",
+        "known_total",
+        "pending",
+        "placed",
+        "set_counts",
+        "set_name",
+        "size",
+        "unknown",
+    )
+
+    def __init__(self, tile_set: TileSet, players: int) -> None:
+        self.set_counts = tile_set.counts
+        self.set_name = tile_set.name
+        self.placed = [0] * 21
+        self.known_total = [0] * 21
+        self.known: list[list[int] | None] = [None] * players
+        self.bag = tile_set.total
+        self.size = [0] * players
+        self.unknown = [0] * players
+        self.pending = [0] * players
+        for s in range(players):
+            self.size[s] = self.unknown[s] = self.pending[s] = self.draw(s)
+
+    def draw(self, s: int) -> int:
+        """Fill seat ``s`` up to six from the bag (unknown tiles); return how many it drew."""
+        drawn = min(RACK_SIZE - self.size[s], self.bag)
+        self.bag -= drawn
+        return drawn
+
+    def refill(self, s: int) -> int:
+        """Refill at the end of a turn; the new tiles are unknown until a ``draw`` line."""
+        drawn = self.draw(s)
+        self.size[s] += drawn
+        self.unknown[s] += drawn
+        self.pending[s] = drawn
+        return drawn
+
+    def undo_refill(self, s: int, drawn: int) -> None:
+        """Put a refill back (the seat flagged before pressing its clock)."""
+        self.bag += drawn
+        self.size[s] -= drawn
+        self.unknown[s] -= drawn
+        self.pending[s] = 0
+
+    def take_error(self, s: int, kind: int, seat: str) -> IllegalActionError | None:
+        """Why seat ``s`` cannot place a tile of ``kind`` now, or None if it can."""
+        known = self.known[s]
+        if known is not None and known[kind] > 0:
+            return None
+        if self.unknown[s] == 0:
+            return IllegalActionError(
+                f"tile '{TILE_OF_KIND[kind]}' is not in seat {seat}'s rack ({self.rack_text(s)})"
+            )
+        if self.placed[kind] + self.known_total[kind] >= self.set_counts[kind]:
+            return self.too_many(kind)
+        return None
+
+    def reveal(self, s: int, tiles: Sequence[Tile], seat: str) -> None:
+        """A ``draw`` line: the tiles of the seat's latest draw become known."""
+        pending = self.pending[s]
+        if pending == 0:
+            raise IllegalActionError(
+                f"seat {seat} has drawn no tiles since its last action, so there is nothing to "
+                "draw now"
+            )
+        if len(tiles) != pending:
+            raise IllegalActionError(
+                f"draw lists {len(tiles)} tiles but seat {seat} drew {pending} at this point"
+            )
+        count = [0] * 21
+        for tile in tiles:
+            count[tile.kind] += 1
+        for k in range(21):
+            if count[k] and self.placed[k] + self.known_total[k] + count[k] > self.set_counts[k]:
+                raise self.too_many(k)
+        known = self.known[s]
+        if known is None:
+            known = self.known[s] = [0] * 21
+        for k in range(21):
+            known[k] += count[k]
+            self.known_total[k] += count[k]
+        self.unknown[s] -= pending
+        self.pending[s] = 0
+
+    def swap(self, s: int, tiles: Sequence[Tile], refilled: int, seat: str) -> None:
+        """Show the rack (as it was before this turn's refill), return it, draw six.
+
+        The caller has checked the timing and the lowest colours; this checks that the tiles
+        shown are the rack: the right number, every known tile among them, no kind over the set.
+        """
+        holding = self.size[s] - refilled
+        shown = " ".join(map(str, tiles)) or "nothing"
+        if len(tiles) != holding:
+            raise IllegalActionError(
+                f"swap not allowed with that rack: it shows {len(tiles)} tiles ({shown}) but "
+                f"seat {seat} holds {holding}"
+            )
+        count = [0] * 21
+        for tile in tiles:
+            count[tile.kind] += 1
+        known = self.known[s] or [0] * 21
+        for k in range(21):
+            if count[k] < known[k]:
+                raise IllegalActionError(
+                    f"swap not allowed with that rack: seat {seat}'s rack holds "
+                    f"'{TILE_OF_KIND[k]}', which is not shown ({shown})"
+                )
+            extra = count[k] - known[k]
+            if extra and self.placed[k] + self.known_total[k] + extra > self.set_counts[k]:
+                raise self.too_many(k)
+        # return first (the refill too), then draw
+        self.bag += refilled + holding
+        for k in range(21):
+            self.known_total[k] -= known[k]
+        if self.known[s] is not None:
+            self.known[s] = [0] * 21
+        self.size[s] = 0
+        self.size[s] = self.unknown[s] = self.pending[s] = self.draw(s)
+
+    def too_many(self, kind: int) -> IllegalActionError:
+        return IllegalActionError(
+            f"more tiles '{TILE_OF_KIND[kind]}' than the {self.set_name} set holds "
+            f"({self.set_counts[kind]})"
+        )
+
+    def rack_text(self, s: int) -> str:
+        known = self.known[s] or [0] * 21
+        tiles = [str(TILE_OF_KIND[k]) for k in range(21) for _ in range(known[k])]
+        if self.unknown[s]:
+            tiles.append(f"{self.unknown[s]} unknown")
+        return "holds " + (" ".join(tiles) if tiles else "nothing")

@@ -1,0 +1,227 @@
+"""The clock services with the database: locking, logging, flags, rounds, broadcasting.
+
+The server's time is ``clocks.services.now_ms``; every test replaces it with a hand-moved clock.
+"""
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+
+from clocks import flagtimer, services
+from clocks.clock import IgnoredReason, Side, Status
+from clocks.management.commands.bench_clocks import create_clock_event
+from clocks.models import Clock, ClockLogEntry
+from tournament.models import Board
+
+T0 = 1_700_000_000_000
+
+
+class FakeTime:
+    def __init__(self, now: int = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, ms: int) -> int:
+        self.now += ms
+        return self.now
+
+
+@pytest.fixture
+def clock_time(monkeypatch):
+    fake = FakeTime()
+    monkeypatch.setattr(services, "now_ms", fake)
+    return fake
+
+
+@pytest.fixture
+def arbiter(db):
+    return get_user_model().objects.create_user("clockarbiter", password="pw-clock-1")
+
+
+@pytest.fixture
+def round_(arbiter):
+    return create_clock_event(3, arbiter=arbiter, slug="clock-open")
+
+
+@pytest.fixture
+def board(round_):
+    return round_.boards.get(number=1)
+
+
+def stored(board: Board):
+    return Clock.objects.get(board=board).core
+
+
+def test_clock_takes_the_events_time_control(arbiter):
+    round_ = create_clock_event(1, arbiter=arbiter, slug="delay-open", time_control="300d5")
+    snap = services.snapshot(round_.boards.get())
+    assert snap["time_control"] == "300d5"
+    assert snap["remaining_ms"] == {"A": 300_000, "B": 300_000}
+    assert snap["status"] == Status.NOT_STARTED
+
+
+def test_press_switches_the_running_side(board, arbiter, clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock_time.advance(12_000)
+    outcome = services.press(board, "A", 0, who="player A")
+    assert outcome.changed and outcome.press is not None
+    assert outcome.press.remaining_ms == 588_000
+    assert outcome.snapshot["running"] == "B"
+    assert outcome.snapshot["press_number"] == 1
+    state = stored(board)
+    assert state.running is Side.B
+    assert state.remaining_ms("A", clock_time.now) == 588_000
+
+
+def test_stale_press_is_ignored_and_not_logged(board, arbiter, clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock_time.advance(5_000)
+    services.press(board, "A", 0, who="player A")
+    entries = ClockLogEntry.objects.count()
+    clock_time.advance(50)
+    duplicate = services.press(board, "A", 0, who="player A")
+    assert not duplicate.changed
+    assert duplicate.ignored is IgnoredReason.STALE
+    assert duplicate.snapshot["running"] == "B"
+    assert ClockLogEntry.objects.count() == entries
+    wrong_side = services.press(board, "A", 1, who="player A")
+    assert wrong_side.ignored is IgnoredReason.NOT_YOUR_TURN
+
+
+def test_every_change_is_logged_with_who_when_and_states(board, arbiter, clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock_time.advance(7_000)
+    services.press(board, "A", 0, who="player A")
+    services.adjust(board, "B", "add", 30_000, reason="disturbed", who=arbiter.username,
+                    user=arbiter)
+    entries = list(ClockLogEntry.objects.filter(clock__board=board))
+    assert [(e.action, e.who) for e in entries] == [
+        ("start", "clockarbiter"), ("press", "player A"), ("adjust", "clockarbiter"),
+    ]
+    start, press, adjust = entries
+    assert start.user == arbiter and start.server_ms == T0
+    assert start.state_before["started_at_ms"] is None and start.state_after["turn"] == "A"
+    assert press.server_ms == T0 + 7_000 and press.version == 2
+    assert press.detail["press"] == {"number": 1, "side": "A", "at_ms": T0 + 7_000,
+                                     "remaining_ms": 593_000}
+    assert "presses" not in press.state_after
+    assert adjust.detail["reason"] == "disturbed"
+    assert adjust.state_after["b"]["adjustments_ms"] == 30_000
+
+
+def test_presses_keep_their_times_for_the_game_record(board, arbiter, clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    for number, side in enumerate("ABA"):
+        clock_time.advance(10_000)
+        services.press(board, side, number, who=f"player {side}")
+    records = services.presses(board)
+    assert [(p.number, p.side.value, p.at_ms - T0, p.remaining_ms) for p in records] == [
+        (1, "A", 10_000, 590_000), (2, "B", 20_000, 590_000), (3, "A", 30_000, 580_000),
+    ]
+
+
+def test_flag_timer_stores_the_flag_at_the_exact_deadline(board, arbiter, clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock = Clock.objects.get(board=board)
+    assert clock.deadline_ms == T0 + 600_000
+    clock_time.now = T0 + 599_999
+    assert flagtimer.tick() == ([], T0 + 600_000)
+    assert not stored(board).flagged("A")
+    clock_time.now = T0 + 600_000
+    flagged, next_deadline = flagtimer.tick()
+    assert flagged == [board.pk]
+    state = stored(board)
+    assert state.a.flagged_at_ms == T0 + 600_000
+    assert state.status is Status.A_FLAGGED and state.running is Side.B
+    assert next_deadline == T0 + 1_200_000  # B plays on alone
+    entry = ClockLogEntry.objects.filter(clock__board=board).last()
+    assert (entry.action, entry.who, entry.detail) == ("flag", "flag timer",
+                                                       {"flags": {"A": T0 + 600_000}})
+    assert flagtimer.tick()[0] == []  # stored once
+
+
+def test_a_late_flag_timer_still_flags_at_the_deadline(board, arbiter, clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock_time.now = T0 + 600_000 + 4_321  # the timer was down for a while
+    flagtimer.tick()
+    assert stored(board).a.flagged_at_ms == T0 + 600_000
+
+
+def test_a_press_after_the_deadline_stores_the_flag_and_is_ignored(board, arbiter, clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock_time.advance(600_500)
+    outcome = services.press(board, "A", 0, who="player A")
+    assert outcome.ignored is IgnoredReason.FLAGGED
+    assert stored(board).a.flagged_at_ms == T0 + 600_000
+    assert ClockLogEntry.objects.filter(action="flag").count() == 1
+
+
+def test_clock_read_back_after_a_restart_has_the_right_time(board, arbiter, clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock_time.advance(5_000)
+    services.press(board, "A", 0, who="player A")
+    clock_time.advance(60_000)  # the server restarts meanwhile: nothing is kept in memory
+    fresh = Board.objects.get(pk=board.pk)
+    snap = services.snapshot(fresh)
+    assert snap["remaining_ms"] == {"A": 595_000, "B": 540_000}
+    assert snap["server_time_ms"] == T0 + 65_000 and snap["running"] == "B"
+
+
+def test_start_round_starts_every_board_at_once(round_, arbiter, clock_time):
+    assert services.start_round(round_, who=arbiter.username, user=arbiter) == 3
+    states = [c.core for c in Clock.objects.filter(board__round=round_)]
+    assert len(states) == 3
+    assert {s.started_at_ms for s in states} == {T0}
+    assert all(s.running is Side.A for s in states)
+    assert services.start_round(round_, who=arbiter.username, user=arbiter) == 0
+    clock_time.advance(1_000)
+    assert services.pause_round(round_, who=arbiter.username, user=arbiter) == 3
+    assert all(c.core.paused for c in Clock.objects.filter(board__round=round_))
+    assert services.resume_round(round_, who=arbiter.username, user=arbiter) == 3
+
+
+def test_refused_commands_raise_a_readable_error(board, arbiter, clock_time):
+    with pytest.raises(services.ClockRefused, match="No clock is running"):
+        services.pause(board, who=arbiter.username, user=arbiter)
+    services.start(board, who=arbiter.username, user=arbiter)
+    with pytest.raises(services.ClockRefused, match="already started"):
+        services.start(board, who=arbiter.username, user=arbiter)
+    with pytest.raises(services.ClockRefused, match="less than zero"):
+        services.adjust(board, "A", "subtract", 900_000, reason="typo", who="x")
+    assert stored(board).version == 1
+
+
+def test_a_bye_has_no_clock(round_):
+    bye = Board.objects.create(round=round_, number=0, first=round_.boards.first().first)
+    with pytest.raises(services.ClockRefused):
+        services.snapshot(bye)
+
+
+def test_snapshots_are_broadcast_after_commit(board, arbiter, clock_time,
+                                              django_capture_on_commit_callbacks):
+    layer = get_channel_layer()
+    board_channel = async_to_sync(layer.new_channel)()
+    hall_channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(services.board_group(board.pk), board_channel)
+    async_to_sync(layer.group_add)(services.round_group(board.round_id), hall_channel)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.start(board, who=arbiter.username, user=arbiter)
+    assert len(callbacks) == 1  # nothing sent before the commit
+    callbacks[0]()
+    for channel in (board_channel, hall_channel):
+        message = async_to_sync(layer.receive)(channel)
+        assert message["type"] == "clock.snapshot"
+        assert message["clock"]["board"] == board.pk
+        assert message["clock"]["status"] == "running_a" and message["clock"]["version"] == 1
+    async_to_sync(layer.group_discard)(services.board_group(board.pk), board_channel)
+    async_to_sync(layer.group_discard)(services.round_group(board.round_id), hall_channel)
+
+
+def test_sleep_follows_the_next_deadline_within_the_poll_interval():
+    assert flagtimer.sleep_seconds(None, 0) == flagtimer.POLL_S
+    assert flagtimer.sleep_seconds(250, 0) == 0.25
+    assert flagtimer.sleep_seconds(10_000, 0) == flagtimer.POLL_S
+    assert flagtimer.sleep_seconds(-5, 0) == flagtimer.MIN_SLEEP_S

@@ -1,0 +1,236 @@
+"""The clock sockets through the real ASGI application (origin check, sessions, routing)."""
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.db import connections
+from django.test import Client
+
+from clocks import services
+from clocks.management.commands.bench_clocks import create_clock_event
+from clocks.models import Clock
+from tournament.asgi import application
+from tournament.tokens import revoke_token
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def close_worker_connections():
+    """The consumers' database thread keeps its connection; close it so teardown can drop
+    the test database (PostgreSQL refuses while a session is open)."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def arbiter(transactional_db):
+    return get_user_model().objects.create_user("hallarbiter", password="pw-hall-1")
+
+
+@pytest.fixture
+def round_(arbiter):
+    return create_clock_event(2, arbiter=arbiter, slug="socket-open")
+
+
+@pytest.fixture
+def board(round_):
+    return round_.boards.select_related("round__event").get(number=1)
+
+
+@pytest.fixture
+def session_cookie(arbiter):
+    client = Client()
+    client.force_login(arbiter)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(path: str, cookie: bytes | None = None) -> WebsocketCommunicator:
+    headers = [ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected
+    return communicator
+
+
+async def receive(communicator, kind: str | None = None, timeout: float = 3) -> dict:
+    message = await communicator.receive_json_from(timeout=timeout)
+    if kind is not None:
+        assert message["type"] == kind, message
+    return message
+
+
+def start(board, arbiter):
+    return services.start(board, who=arbiter.username, user=arbiter)
+
+
+async def test_snapshot_on_connect(board):
+    player = await connect(f"/ws/board/{board.token}/")
+    snap = (await receive(player, "snapshot"))["clock"]
+    assert snap["board"] == board.pk and snap["board_number"] == 1
+    assert snap["status"] == "not_started"
+    assert snap["remaining_ms"] == {"A": 600_000, "B": 600_000}
+    assert {"version", "server_time_ms", "running", "press_number", "flags"} <= snap.keys()
+    await player.disconnect()
+
+
+async def test_press_switches_and_reaches_spectators(board, arbiter):
+    await database_sync_to_async(start)(board, arbiter)
+    player = await connect(f"/ws/board/{board.token}/")
+    spectator = await connect(f"/ws/spectate/{board.pk}/")
+    assert (await receive(player, "snapshot"))["clock"]["running"] == "A"
+    await receive(spectator, "snapshot")
+    await player.send_json_to({"type": "press", "side": "A", "press": 0})
+    for communicator in (player, spectator):
+        snap = (await receive(communicator, "snapshot"))["clock"]
+        assert snap["running"] == "B" and snap["press_number"] == 1 and snap["version"] == 2
+    await player.disconnect()
+    await spectator.disconnect()
+
+
+async def test_stale_press_is_ignored_with_the_current_snapshot(board, arbiter):
+    await database_sync_to_async(start)(board, arbiter)
+    player = await connect(f"/ws/board/{board.token}/")
+    await receive(player, "snapshot")
+    await player.send_json_to({"type": "press", "side": "A", "press": 0})
+    await receive(player, "snapshot")
+    await player.send_json_to({"type": "press", "side": "A", "press": 0})
+    ignored = await receive(player, "ignored")
+    assert ignored["reason"] == "stale" and ignored["message"]
+    assert ignored["clock"]["press_number"] == 1 and ignored["clock"]["running"] == "B"
+    assert await player.receive_nothing(timeout=0.3)
+    await player.disconnect()
+
+
+async def test_invalid_or_revoked_token_is_refused_with_the_reason(board):
+    stranger = await connect("/ws/board/not-a-real-token-at-all/")
+    error = await receive(stranger, "error")
+    assert error["fatal"] and "not valid" in error["message"]
+    closed = await stranger.receive_output(timeout=3)
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4403)
+
+    await database_sync_to_async(revoke_token)(board)
+    revoked = await connect(f"/ws/board/{board.token}/")
+    assert "withdrawn" in (await receive(revoked, "error"))["message"]
+
+
+async def test_token_revoked_while_connected_stops_presses(board, arbiter):
+    await database_sync_to_async(start)(board, arbiter)
+    player = await connect(f"/ws/board/{board.token}/")
+    await receive(player, "snapshot")
+    await database_sync_to_async(revoke_token)(board)
+    await player.send_json_to({"type": "press", "side": "A", "press": 0})
+    assert (await receive(player, "error"))["fatal"]
+    clock = await database_sync_to_async(Clock.objects.get)(board=board)
+    assert clock.version == 1
+
+
+async def test_arbiter_actions_are_refused_to_players(board, arbiter):
+    await database_sync_to_async(start)(board, arbiter)
+    player = await connect(f"/ws/board/{board.token}/")
+    await receive(player, "snapshot")
+    for message in ({"type": "pause"}, {"type": "start"},
+                    {"type": "adjust", "side": "A", "kind": "add", "seconds": 60, "reason": "x"}):
+        await player.send_json_to(message)
+        assert "arbiter" in (await receive(player, "error"))["message"]
+    clock = await database_sync_to_async(Clock.objects.get)(board=board)
+    assert clock.version == 1
+    await player.disconnect()
+
+
+async def test_arbiter_commands_on_the_board_socket(board, session_cookie):
+    arbiter = await connect(f"/ws/board/{board.token}/", session_cookie)
+    await receive(arbiter, "snapshot")
+    await arbiter.send_json_to({"type": "start"})
+    assert (await receive(arbiter, "snapshot"))["clock"]["status"] == "running_a"
+    await arbiter.send_json_to({"type": "adjust", "side": "B", "kind": "add", "seconds": 30,
+                                "reason": "noise"})
+    snap = (await receive(arbiter, "snapshot"))["clock"]
+    assert snap["remaining_ms"]["B"] == 630_000
+    await arbiter.send_json_to({"type": "adjust", "side": "B", "kind": "add", "seconds": 30})
+    assert "reason" in (await receive(arbiter, "error"))["message"]
+    await arbiter.send_json_to({"type": "resume"})
+    assert "not paused" in (await receive(arbiter, "error"))["message"]
+    await arbiter.send_json_to({"type": "finish", "kind": "arbiter", "reason": "agreed"})
+    assert (await receive(arbiter, "snapshot"))["clock"]["status"] == "finished"
+    await arbiter.disconnect()
+
+
+async def test_spectators_are_read_only(board, arbiter):
+    await database_sync_to_async(start)(board, arbiter)
+    spectator = await connect(f"/ws/spectate/{board.pk}/")
+    await receive(spectator, "snapshot")
+    await spectator.send_json_to({"type": "press", "side": "A", "press": 0})
+    assert "Spectators" in (await receive(spectator, "error"))["message"]
+    await spectator.send_json_to({"type": "pause"})
+    await receive(spectator, "error")
+    await spectator.disconnect()
+
+
+async def test_reconnect_gets_the_current_snapshot(board, arbiter):
+    await database_sync_to_async(start)(board, arbiter)
+    player = await connect(f"/ws/board/{board.token}/")
+    await receive(player, "snapshot")
+    await player.disconnect()
+    await database_sync_to_async(services.press)(board, "A", 0, who="player A")
+    again = await connect(f"/ws/board/{board.token}/")
+    snap = (await receive(again, "snapshot"))["clock"]
+    assert snap["press_number"] == 1 and snap["running"] == "B"
+    await again.send_json_to({"type": "sync"})
+    assert (await receive(again, "snapshot"))["clock"]["version"] == snap["version"]
+    await again.disconnect()
+
+
+async def test_bad_messages_get_an_error_and_the_socket_stays_open(board):
+    player = await connect(f"/ws/board/{board.token}/")
+    await receive(player, "snapshot")
+    await player.send_to(text_data="{not json")
+    assert "JSON" in (await receive(player, "error"))["message"]
+    for bad in ([1, 2], {"kind": "press"}, {"type": "dance"}, {"type": "press", "side": "C",
+                "press": 0}, {"type": "press", "side": "A", "press": "1"},
+                {"type": "press", "side": "A", "press": True}):
+        await player.send_json_to(bad)
+        await receive(player, "error")
+    await player.send_json_to({"type": "sync"})
+    await receive(player, "snapshot")
+    await player.disconnect()
+
+
+async def test_foreign_origin_is_rejected(board):
+    communicator = WebsocketCommunicator(application, f"/ws/board/{board.token}/",
+                                         headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await communicator.connect(timeout=5)
+    assert not connected
+
+
+async def test_hall_is_for_arbiters_only(round_, session_cookie):
+    anonymous = await connect(f"/ws/hall/{round_.pk}/")
+    assert (await receive(anonymous, "error"))["fatal"]
+    hall = await connect(f"/ws/hall/{round_.pk}/", session_cookie)
+    first = await receive(hall, "hall")
+    assert sorted(b["board_number"] for b in first["boards"]) == [1, 2]
+    await hall.disconnect()
+
+
+async def test_hall_starts_the_round_and_gets_batched_updates(round_, session_cookie):
+    hall = await connect(f"/ws/hall/{round_.pk}/", session_cookie)
+    await receive(hall, "hall")
+    await hall.send_json_to({"type": "start_round"})
+    done = await receive(hall, "done")
+    assert (done["action"], done["count"]) == ("start_round", 2)
+    seen: dict[int, dict] = {}
+    while len(seen) < 2:
+        for snap in (await receive(hall, "hall"))["boards"]:
+            seen[snap["board"]] = snap
+    assert {s["status"] for s in seen.values()} == {"running_a"}
+    board_id = next(iter(seen))
+    await hall.send_json_to({"type": "pause", "board": board_id})
+    update = await receive(hall, "hall")
+    assert [(b["board"], b["status"]) for b in update["boards"]] == [(board_id, "paused")]
+    await hall.send_json_to({"type": "pause", "board": 999_999})
+    assert "not in this round" in (await receive(hall, "error"))["message"]
+    await hall.disconnect()

@@ -322,7 +322,7 @@ class ClockState:
         clock = replace(
             clock,
             used_ms=clock.used_ms + state._turn_cost(now),
-            increments_ms=clock.increments_ms + (0 if state.flagged(side.other) else tc.increment_ms),
+            increments_ms=clock.increments_ms + tc.increment_ms,
         )
         number = state.press_number + 1
         press = Press(number, side, now, state._allowance(side) - clock.used_ms + tc.increment_ms)

@@ -54,8 +54,8 @@ def _by_name(doc: PairingsDoc, inner: float) -> Table:
     lines = doc.by_name()
     size, board_size, row_h = (12, 18, 25) if len(lines) <= 40 else (10, 15, 20)
     board_w, plays_w = 54, 66
-    name_w = (inner - board_w - plays_w) * 0.36
-    club_w = (inner - board_w - plays_w) * 0.22
+    name_w = (inner - board_w - plays_w) * 0.42
+    club_w = (inner - board_w - plays_w) * 0.18
     opp_w = inner - board_w - plays_w - name_w - club_w
     rows: list[list] = [[_("Name"), _("Club"), _("Board"), _("Opponent"), _("Plays")]]
     for line in lines:

@@ -1,0 +1,44 @@
+"""The only code that writes events, players, rounds and results.
+
+Every function here is a transaction: it locks what it changes, checks, writes, and leaves
+nothing half-done when it refuses. Views, commands and consumers call these; they never save
+models themselves. Split by topic: ``events`` (events and players), ``results`` (result
+versions), ``rounds`` (pairing and the round life cycle).
+"""
+
+from tournament.services.errors import Recorded, ServiceError, StaleResult
+from tournament.services.events import (
+    add_player,
+    create_event,
+    import_players,
+    parse_players_csv,
+    set_absence,
+    unique_slug,
+    update_event,
+    update_player,
+    withdraw_player,
+)
+from tournament.services.results import current_result, record_result, resolve_conflict
+from tournament.services.rounds import (
+    boards_with_results,
+    close_round,
+    edit_pairing,
+    missing_results,
+    next_action,
+    next_board_without_result,
+    next_round_number,
+    pair_next_round,
+    pairing_warnings,
+    publish_round,
+    repair_round,
+    start_manual_round,
+)
+
+__all__ = [
+    "Recorded", "ServiceError", "StaleResult", "add_player", "boards_with_results",
+    "close_round", "create_event", "current_result", "edit_pairing", "import_players",
+    "missing_results", "next_action", "next_board_without_result", "next_round_number",
+    "pair_next_round", "pairing_warnings", "parse_players_csv", "publish_round",
+    "record_result", "repair_round", "resolve_conflict", "set_absence", "start_manual_round",
+    "unique_slug", "update_event", "update_player", "withdraw_player",
+]  # fmt: skip

@@ -1,0 +1,130 @@
+"""Events and players: creation, entries (late ones too), imports, withdrawals, absences."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tournament.models import Absence, Event, Player
+from tournament.services.errors import ServiceError
+
+
+def unique_slug(name: str) -> str:
+    base = slugify(name)[:50] or "event"
+    slug, n = base, 2
+    while Event.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def create_event(*, name: str, arbiter=None, slug: str | None = None, **fields) -> Event:
+    event = Event.objects.create(name=name, slug=slug or unique_slug(name), **fields)
+    if arbiter is not None:
+        event.arbiters.add(arbiter)
+    return event
+
+
+def _next_seed(event: Event) -> int:
+    return (event.players.aggregate(m=Max("seed"))["m"] or 0) + 1
+
+
+def _current_round_number(event: Event) -> int:
+    return event.rounds.aggregate(m=Max("number"))["m"] or 0
+
+
+@transaction.atomic
+def add_player(event: Event, *, name: str, club: str = "", country: str = "",
+               rating: int | None = None) -> Player:
+    """Enter a player; after round 1 has been paired this is a late entry (0 VP so far)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError(_("A player needs a name."))
+    if event.players.filter(name__iexact=name).exists():
+        raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
+    joined = _current_round_number(event) + 1
+    return Player.objects.create(
+        event=event, name=name, club=club, country=country, rating=rating,
+        seed=_next_seed(event), joined_round=joined,
+    )
+
+
+def parse_players_csv(text: str) -> list[dict]:
+    """Rows of a CSV with a ``name`` column (``club``, ``country``, ``rating`` optional)."""
+    reader = csv.DictReader(io.StringIO(text))
+    if not reader.fieldnames or "name" not in [f.strip().lower() for f in reader.fieldnames]:
+        raise ServiceError(_("The CSV needs a header line with a 'name' column."))
+    rows = []
+    for line_no, raw in enumerate(reader, start=2):
+        row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items()}
+        if not row.get("name"):
+            raise ServiceError(_("Line %(line)d: the name is empty.") % {"line": line_no})
+        rating = row.get("rating") or None
+        if rating is not None:
+            if not rating.isdigit():
+                raise ServiceError(
+                    _("Line %(line)d: rating %(value)r is not a whole number.")
+                    % {"line": line_no, "value": rating}
+                )
+            rating = int(rating)
+        rows.append({"name": row["name"], "club": row.get("club", ""),
+                     "country": row.get("country", "")[:3], "rating": rating})
+    return rows
+
+
+@transaction.atomic
+def import_players(event: Event, text: str) -> list[Player]:
+    """All rows or none: one bad line refuses the whole file."""
+    return [add_player(event, **row) for row in parse_players_csv(text)]
+
+
+@transaction.atomic
+def withdraw_player(player: Player, *, reason: str = "") -> Player:
+    """Not paired after the current round; past games stand."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.withdrawn_after_round is not None:
+        raise ServiceError(_("%(name)s has already withdrawn.") % {"name": player.name})
+    player.withdrawn_after_round = _current_round_number(player.event)
+    player.save(update_fields=["withdrawn_after_round"])
+    return player
+
+
+@transaction.atomic
+def set_absence(player: Player, round_number: int, *, vp=None, reason: str = "") -> Absence:
+    """A requested absence for a round not yet paired (0 VP unless the arbiter grants ½)."""
+    event = player.event
+    if event.rounds.filter(number=round_number).exists():
+        raise ServiceError(_("Round %(n)d is already paired.") % {"n": round_number})
+    absence, _created = Absence.objects.update_or_create(
+        player=player, round_number=round_number,
+        defaults={"vp": event.absence_vp if vp is None else vp, "reason": reason},
+    )
+    return absence
+
+
+@transaction.atomic
+def update_event(event: Event, form) -> Event:
+    """Save the settings form; the tiebreak order comes from its own field."""
+    event = form.save(commit=False)
+    event.tiebreaks = form.cleaned_data["tiebreak_order"] or event.tiebreaks
+    event.save()
+    return event
+
+
+@transaction.atomic
+def update_player(player: Player, *, name: str, club: str = "", country: str = "",
+                  rating: int | None = None) -> Player:
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    name = " ".join(name.split())
+    clash = player.event.players.filter(name__iexact=name).exclude(pk=player.pk).exists()
+    if clash:
+        raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
+    player.name, player.club, player.country, player.rating = name, club, country, rating
+    player.save()
+    return player

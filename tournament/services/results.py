@@ -1,0 +1,136 @@
+"""Results as append-only versions: entry, idempotent re-entry, conflicts, corrections."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournament.models import Board, Result
+from tournament.outcome import Outcome, ResultError, derive_outcome
+from tournament.services.errors import Recorded, ServiceError, StaleResult
+
+
+def current_result(board: Board) -> Result | None:
+    return board.results.filter(status=Result.Status.ACCEPTED).first()
+
+
+def _same(result: Result, outcome: Outcome, kind: str) -> bool:
+    return (
+        result.kind == kind
+        and result.first_vp == outcome.first_vp
+        and result.second_vp == outcome.second_vp
+        and result.first_scores == outcome.first_scores
+        and result.second_scores == outcome.second_scores
+    )
+
+
+def _label(user, label: str) -> str:
+    if label:
+        return label
+    return user.get_username() if user is not None and user.is_authenticated else ""
+
+
+@transaction.atomic
+def record_result(
+    board: Board,
+    kind: str,
+    *,
+    user=None,
+    source: str = Result.Source.SLIP,
+    first_scores=None,
+    second_scores=None,
+    loser_seat: str = "",
+    first_vp=None,
+    second_vp=None,
+    reason: str = "",
+    correction: bool = False,
+    expected_version: int | None = None,
+    record=None,
+    entered_by_label: str = "",
+) -> Recorded:
+    """Store a board's result as a new version.
+
+    - no accepted result yet: the new one is accepted;
+    - the same as the accepted one: nothing is written (a double click, a re-submission);
+    - different, ``correction`` (an arbiter, with a reason): the old version is superseded;
+    - different otherwise: kept as a conflict for the arbiter, the accepted one stays.
+    ``expected_version`` is the accepted version the arbiter saw; if another arbiter changed the
+    result meanwhile, a correction is refused with ``StaleResult`` instead of overwriting it.
+    """
+    board = Board.objects.select_for_update().select_related("round__event").get(pk=board.pk)
+    event = board.round.event
+    if board.is_bye and kind != Result.Kind.BYE:
+        raise ResultError("kind", _("A bye has no game to report."))
+    if not board.is_bye and kind == Result.Kind.BYE:
+        raise ResultError("kind", _("Only a bye board takes a bye result."))
+    if kind == Result.Kind.DECISION and not reason.strip():
+        raise ResultError("reason", _("An arbiter decision needs a reason."))
+    outcome = derive_outcome(
+        kind, first_scores=first_scores, second_scores=second_scores, loser_seat=loser_seat,
+        first_vp=first_vp, second_vp=second_vp, bye_vp=event.bye_vp,
+    )
+    accepted = current_result(board)
+    if accepted is not None and _same(accepted, outcome, kind):
+        return Recorded(accepted, created=False, conflict=False)
+    if correction:
+        if not reason.strip():
+            raise ResultError("reason", _("A correction needs a reason."))
+        seen = accepted.version if accepted else None
+        if expected_version is not None and expected_version != seen:
+            raise StaleResult(
+                _("This result was changed by someone else (now version %(v)s); "
+                  "reload and check before correcting.") % {"v": seen}
+            )
+    open_conflict = board.results.filter(status=Result.Status.CONFLICT)
+    for pending in open_conflict:
+        if _same(pending, outcome, kind):
+            return Recorded(pending, created=False, conflict=True)
+    if accepted is not None and correction:
+        accepted.status = Result.Status.SUPERSEDED
+        accepted.save(update_fields=["status"])
+    status = (
+        Result.Status.ACCEPTED if accepted is None or correction else Result.Status.CONFLICT
+    )
+    version = (board.results.aggregate(m=Max("version"))["m"] or 0) + 1
+    try:
+        with transaction.atomic():
+            result = Result.objects.create(
+                board=board, version=version, kind=kind, status=status, source=source,
+                first_scores=outcome.first_scores, second_scores=outcome.second_scores,
+                first_vp=outcome.first_vp, second_vp=outcome.second_vp,
+                loser_seat=loser_seat if kind in ("resignation", "forfeit") else "",
+                reason=reason.strip(), entered_by=user if _is_user(user) else None,
+                entered_by_label=_label(user, entered_by_label), record=record,
+            )
+    except IntegrityError as exc:  # a concurrent writer won the race for this version
+        raise StaleResult(_("Another result for this board was saved at the same moment; "
+                            "reload and check.")) from exc
+    return Recorded(result, created=True, conflict=status == Result.Status.CONFLICT)
+
+
+def _is_user(user) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False)
+
+
+@transaction.atomic
+def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Result:
+    """Accept a conflicting submission (it becomes a new accepted version) or dismiss it."""
+    if not reason.strip():
+        raise ResultError("reason", _("Resolving a conflict needs a reason."))
+    Board.objects.select_for_update().get(pk=conflict.board_id)
+    conflict = Result.objects.get(pk=conflict.pk)
+    if conflict.status != Result.Status.CONFLICT:
+        raise ServiceError(_("This submission is no longer an open conflict."))
+    conflict.status = Result.Status.DISMISSED
+    conflict.save(update_fields=["status"])
+    if not accept:
+        return conflict
+    recorded = record_result(
+        conflict.board, conflict.kind, user=user, source=Result.Source.ARBITER,
+        first_scores=conflict.first_scores, second_scores=conflict.second_scores,
+        loser_seat=conflict.loser_seat, first_vp=conflict.first_vp,
+        second_vp=conflict.second_vp, record=conflict.record,
+        reason=f"{reason.strip()} (accepted version {conflict.version})", correction=True,
+    )
+    return recorded.result

@@ -244,7 +244,7 @@ class Result(models.Model):
     second_scores = models.JSONField(null=True, blank=True)
     first_vp = models.DecimalField(max_digits=2, decimal_places=1)
     second_vp = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True)
-    loser_seat = models.CharField(max_length=1, blank=True)
+    loser_seat = models.CharField(max_length=6, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True

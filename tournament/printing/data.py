@@ -309,7 +309,7 @@ def board_sheets(event: Event, round_: Round, base_url: str,
                  info: EventInfo | None = None) -> tuple[BoardSheet, ...]:
     """Every board of the round with two players (a bye needs no scoresheet), by number."""
     info = info or event_info(event)
-    starts = (formats.date_format(timezone.localtime(round_.starts_at), "DATETIME_FORMAT")
+    starts = (formats.date_format(timezone.localtime(round_.starts_at), "SHORT_DATETIME_FORMAT")
               if round_.starts_at else "")
     boards = (round_.boards.filter(second__isnull=False).select_related("first", "second")
               .order_by("number"))

@@ -25,7 +25,7 @@ from tournament.printing.data import PairingsDoc
 
 def _by_board(doc: PairingsDoc, inner: float) -> Table:
     size, row_h = (13, 22) if len(doc.boards) <= 25 else (10.5, 17)
-    widths = [46, 0, 38, 0, 38]
+    widths = [56, 0, 38, 0, 38]
     name_w = (inner - sum(widths)) / 2
     widths[1] = widths[3] = name_w
     rows: list[list] = [[_("Board"), _("First"), _("VP"), _("Second"), _("VP")]]

@@ -66,10 +66,15 @@ def sheet_title(sheet: BoardSheet) -> str:
 
 
 def _players_block(c: Canvas, sheet: BoardSheet, top: float, width: float) -> None:
+    board = _("Board %(b)d") % {"b": sheet.board}
     c.setFont(BOLD, 24)
-    c.drawString(MARGIN, top - 24, _("Board %(b)d") % {"b": sheet.board})
-    c.setFont(SANS, 12)
-    c.drawString(MARGIN + 130, top - 22, _("Round %(r)d") % {"r": sheet.round})
+    c.drawString(MARGIN, top - 24, board)
+    board_w = stringWidth(board, BOLD, 24) + 14
+    round_text = _("Round %(r)d") % {"r": sheet.round}
+    if sheet.starts_at:
+        round_text += " · " + _("starts %(when)s") % {"when": sheet.starts_at}
+    c.setFont(SANS, 11)
+    c.drawString(MARGIN + board_w, top - 22, fit(round_text, SANS, 11, width - board_w))
     for offset, seat, player, role in (
         (48, "A", sheet.first, _("plays first")),
         (68, "B", sheet.second, _("plays second")),
@@ -80,8 +85,6 @@ def _players_block(c: Canvas, sheet: BoardSheet, top: float, width: float) -> No
     details = [_("Time control: %(tc)s") % {"tc": sheet.event.time_control}]
     if sheet.event.rules:
         details.append(_("Rules: %(rules)s") % {"rules": sheet.event.rules})
-    if sheet.starts_at:
-        details.append(_("Starts: %(when)s") % {"when": sheet.starts_at})
     c.setFont(SANS, 8.5)
     c.setFillColor(MUTED)
     c.drawString(MARGIN, top - 86, fit(" · ".join(details), SANS, 8.5, width))

@@ -1,7 +1,8 @@
 """Full-event backup as JSON: everything an event holds, without database ids.
 
 Players are referred to by pairing number, boards by (round, index in the round). Importing an
-export and exporting it again gives the same document, so a backup can be checked by a diff.
+export and exporting it again gives the same document, so a backup can be checked by a diff
+(board tokens excepted when the copy is imported next to the original on one server).
 Result versions and game records are kept whole: the audit trail survives a move between
 servers. Users are referred to by username and left out where they do not exist.
 """
@@ -15,7 +16,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
 from games.models import GameRecord
-from tournament.models import Absence, Board, Event, Player, Result, Round
+from tournament.models import Absence, Board, Event, Player, Result, Round, new_board_token
 
 FORMAT = "ingenious-td-event"
 VERSION = 1
@@ -147,7 +148,8 @@ def _import(data: dict, *, slug: str | None, arbiter) -> Event:
             board = Board.objects.create(
                 round=round_, number=b["number"], first=by_seed[b["first"]],
                 second=by_seed[b["second"]] if b["second"] is not None else None,
-                token=b["token"], token_revoked_at=_parse_dt(b["token_revoked_at"]),
+                token=_free_token(b["token"]),
+                token_revoked_at=_parse_dt(b["token_revoked_at"]),
                 manual_reason=b["manual_reason"],
             )
             records = []
@@ -172,6 +174,12 @@ def _import(data: dict, *, slug: str | None, arbiter) -> Event:
                 )
                 Result.objects.filter(pk=result.pk).update(entered_at=_parse_dt(v["entered_at"]))
     return event
+
+
+def _free_token(token: str) -> str:
+    """Keep a board's token (printed QR codes go on working after a move to another server)
+    unless this server already uses it, e.g. for a copy of the event next to the original."""
+    return new_board_token() if Board.objects.filter(token=token).exists() else token
 
 
 def _parse_dt(value):

@@ -183,9 +183,9 @@ class Board(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
     number = models.PositiveSmallIntegerField()
-    first = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="boards_first")
+    first = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="boards_first")
     second = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="boards_second", null=True, blank=True
+        Player, on_delete=models.RESTRICT, related_name="boards_second", null=True, blank=True
     )
     token = models.CharField(max_length=40, default=new_board_token, unique=True)
     token_revoked_at = models.DateTimeField(null=True, blank=True)
@@ -252,7 +252,7 @@ class Result(models.Model):
     entered_by_label = models.CharField(max_length=100, blank=True)
     entered_at = models.DateTimeField(auto_now_add=True)
     record = models.ForeignKey(
-        "games.GameRecord", on_delete=models.PROTECT, null=True, blank=True, related_name="results"
+        "games.GameRecord", on_delete=models.RESTRICT, null=True, blank=True, related_name="results"
     )
 
     class Meta:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tournament.models import Event
 from tournament.printing import data
@@ -24,10 +23,9 @@ from tournament.printing.standings import build_standings
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """A printable document: its label, whether it needs a round, who may print it."""
+    """A printable document: whether it needs a round, who may print it."""
 
     name: str
-    label: object
     round_required: bool
     arbiter_only: bool
     """Scoresheets and slips carry the boards' secret tokens (in their QR codes)."""
@@ -36,14 +34,11 @@ class Document:
 DOCUMENTS: dict[str, Document] = {
     d.name: d
     for d in (
-        Document("pairings", gettext_lazy("Pairings"), round_required=True, arbiter_only=False),
-        Document("standings", gettext_lazy("Standings"), round_required=False,
-                 arbiter_only=False),
-        Document("crosstable", gettext_lazy("Crosstable"), round_required=False,
-                 arbiter_only=False),
-        Document("scoresheets", gettext_lazy("Scoresheets"), round_required=True,
-                 arbiter_only=True),
-        Document("slips", gettext_lazy("Result slips"), round_required=True, arbiter_only=True),
+        Document("pairings", round_required=True, arbiter_only=False),
+        Document("standings", round_required=False, arbiter_only=False),
+        Document("crosstable", round_required=False, arbiter_only=False),
+        Document("scoresheets", round_required=True, arbiter_only=True),
+        Document("slips", round_required=True, arbiter_only=True),
     )
 }
 

@@ -160,7 +160,10 @@ def player_absence(request, event, player_id):
 @require_POST
 def round_pair(request, event):
     try:
-        round_ = services.pair_next_round(event, user=request.user)
+        if request.POST.get("manual") == "1":
+            round_ = services.start_manual_round(event, reason=request.POST.get("reason", ""))
+        else:
+            round_ = services.pair_next_round(event, user=request.user)
     except services.ServiceError as exc:
         _fail(request, exc)
         return redirect("arbiter_dashboard", event.slug)
@@ -192,6 +195,9 @@ def round_action(request, event, number, action):
         elif action == "repair":
             services.repair_round(round_, user=request.user, reason=request.POST.get("reason", ""))
             messages.success(request, _("Round %(n)d paired again.") % {"n": number})
+        elif action == "schedule":
+            services.schedule_round(round_, request.POST.get("starts_at", ""))
+            messages.success(request, _("Start time saved."))
         elif action == "edit":
             services.edit_pairing(
                 round_, first_id=int(request.POST["first"]),

@@ -157,3 +157,23 @@ def test_players_import_all_or_nothing(event):
     assert [p.name for p in added] == ["New One", "New Two"]
     with pytest.raises(services.ServiceError, match="already"):
         services.add_player(event, name="new one")
+
+
+def test_pairing_by_hand_from_the_dashboard(arbiter_client, event):
+    from django.urls import reverse
+
+    url = reverse("arbiter_round_pair", args=[event.slug])
+    response = arbiter_client.post(url, {"manual": "1", "reason": "club tradition"})
+    assert response.status_code == 302
+    round_ = event.rounds.get(number=1)
+    assert round_.boards.count() == 0
+    players = list(event.players.all())
+    edit = reverse("arbiter_round_action", args=[event.slug, 1, "edit"])
+    arbiter_client.post(edit, {"board": 1, "first": players[0].pk, "second": players[1].pk,
+                               "reason": "by hand"})
+    page = arbiter_client.get(reverse("arbiter_round", args=[event.slug, 1]))
+    assert page.status_code == 200 and b"missing" in page.content
+    schedule = reverse("arbiter_round_action", args=[event.slug, 1, "schedule"])
+    arbiter_client.post(schedule, {"starts_at": "2026-12-01T14:30"})
+    round_.refresh_from_db()
+    assert round_.starts_at is not None and round_.starts_at.hour in (14, 13, 15)

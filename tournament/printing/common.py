@@ -25,7 +25,6 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import (
     BaseDocTemplate,
-    Flowable,
     Frame,
     NextPageTemplate,
     PageBreak,
@@ -121,6 +120,8 @@ def draw_symbol(c: pdfcanvas.Canvas, letter: str, cx: float, cy: float, radius: 
     red 12-pointed star, green disc, blue 6-pointed star, orange hexagon, yellow 24-pointed star,
     purple ring; every shape has a black outline so it survives a monochrome copier.
     """
+    if letter not in INK:
+        raise ValueError(f"unknown colour {letter!r}; expected one of {COLOURS}")
     c.saveState()
     c.setFillColor(INK[letter])
     c.setStrokeColor(colors.black)
@@ -143,24 +144,7 @@ def draw_symbol(c: pdfcanvas.Canvas, letter: str, cx: float, cy: float, radius: 
         path.circle(cx, cy, radius * 0.9)
         path.circle(cx, cy, radius * 0.5)
         c.drawPath(path, fill=1, stroke=1, fillMode=pdfcanvas.FILL_EVEN_ODD)
-    else:
-        raise ValueError(f"unknown colour {letter!r}; expected one of {COLOURS}")
     c.restoreState()
-
-
-class Symbol(Flowable):
-    """A colour symbol as a table cell or inline flowable."""
-
-    def __init__(self, letter: str, size: float = 10.0) -> None:
-        super().__init__()
-        self.letter, self.size = letter, size
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        return self.size, self.size
-
-    def draw(self) -> None:
-        half = self.size / 2
-        draw_symbol(self.canv, self.letter, half, half, half)
 
 
 # --- pages ---------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from tournament.services.rounds import (
     pairing_warnings,
     publish_round,
     repair_round,
+    schedule_round,
     start_manual_round,
 )
 
@@ -39,6 +40,6 @@ __all__ = [
     "close_round", "create_event", "current_result", "edit_pairing", "import_players",
     "missing_results", "next_action", "next_board_without_result", "next_round_number",
     "pair_next_round", "pairing_warnings", "parse_players_csv", "publish_round",
-    "record_result", "repair_round", "resolve_conflict", "set_absence", "start_manual_round",
+    "record_result", "repair_round", "schedule_round", "resolve_conflict", "set_absence", "start_manual_round",
     "unique_slug", "update_event", "update_player", "withdraw_player",
 ]  # fmt: skip

@@ -35,6 +35,24 @@ def publish_round(round_: Round) -> Round:
 
 
 @transaction.atomic
+def schedule_round(round_: Round, starts_at: str) -> Round:
+    """Set (or clear, with an empty value) when the round starts, shown on the event page."""
+    from django.utils.dateparse import parse_datetime
+
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    when = None
+    if starts_at.strip():
+        when = parse_datetime(starts_at.strip())
+        if when is None:
+            raise ServiceError(_("%(value)r is not a date and time.") % {"value": starts_at})
+        if timezone.is_naive(when):
+            when = timezone.make_aware(when)
+    round_.starts_at = when
+    round_.save(update_fields=["starts_at"])
+    return round_
+
+
+@transaction.atomic
 def close_round(round_: Round) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED:

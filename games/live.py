@@ -110,10 +110,33 @@ def _parse_action(data: dict[str, Any]) -> dict[str, Any]:
     raise LiveRefused(_("Unknown entry %(kind)r.") % {"kind": kind})
 
 
-def _press_number(board: Board) -> int | None:
-    from clocks import services as clock_services
+def _clock_flags(board: Board, game: Game, actions: list[dict[str, Any]]) -> list[dict]:
+    """Flag entries the clock demands: a seat whose time ran out stops playing (rules 3)."""
+    from clocks.models import Clock
+    from clocks.services import now_ms
 
-    return clock_services.current_press_number(board)
+    clock = Clock.objects.filter(board_id=board.pk).first()
+    if clock is None or game.is_over:
+        return []
+    state = clock.core.at(now_ms())
+    recorded = {a["seat"] for a in actions if a["action"] == "flag"}
+    added = []
+    for seat in SEATS:
+        if state.flagged(seat) and seat not in recorded:
+            try:
+                game.flag(seat)
+            except EngineError:
+                continue  # not this seat's turn in the log yet: the players enter it later
+            added.append({"seat": seat, "action": "flag"})
+    return added
+
+
+def _press_number(board: Board) -> int | None:
+    """Completed turns on the board's clock so far (None while the board has no clock)."""
+    from clocks.models import Clock
+
+    clock = Clock.objects.filter(board_id=board.pk).first()
+    return None if clock is None else clock.core.press_number
 
 
 @transaction.atomic
@@ -127,6 +150,7 @@ def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveS
                             "brought up to date, check and enter again."))
     action = _parse_action(data)
     game = _replay(board, live.actions)
+    flags = _clock_flags(board, game, live.actions)
     try:
         record_action = parse_record({"tags": {}, "actions": [action]}).actions[0]
         _apply(game, record_action)
@@ -135,7 +159,7 @@ def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveS
     press = _press_number(board)
     if press is not None:
         action["press"] = press
-    live.actions = [*live.actions, action]
+    live.actions = [*live.actions, *flags, action]
     live.version += 1
     live.confirmed = {}
     live.save(update_fields=["actions", "version", "confirmed", "updated_at"])

@@ -14,7 +14,7 @@ from games.engine import format_record, random_game
 from games.models import GameRecord
 from games.services import MAX_RECORD_BYTES, RecordRejected, submit_record
 from tournament import services, standings_bridge
-from tournament.models import Result
+from tournament.models import Board, Result
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def board(event):
     round_ = services.pair_next_round(event)
     services.publish_round(round_)
-    return round_.boards.filter(second__isnull=False).first()
+    return Board.objects.filter(round=round_, second__isnull=False).first()
 
 
 def record_for(board, seed=1, **overrides):
@@ -268,3 +268,18 @@ def test_the_live_endpoint_speaks_json(client, board):
     assert refused.status_code == 409 and "occupied" in refused.json()["error"]
     assert client.post(url, "not json", content_type="application/json").status_code == 409
     assert client.get(reverse("live_state", args=["y" * 24])).status_code == 403
+
+
+def test_a_fallen_flag_on_the_clock_enters_the_log_before_the_next_entry(board, monkeypatch):
+    from clocks import services as clock_services
+
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000)
+    clock_services.start(board, who="arbiter")
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000 + 601_000)  # A's 10 min are up
+    state = live.enter(board, {"seat": "B", "action": "place", "placement": "j10P-k10P"},
+                       expected_version=0)
+    assert [a["action"] for a in state.actions] == ["flag", "place"]
+    assert state.actions[0]["seat"] == "A"
+    with pytest.raises(live.LiveRefused):
+        live.enter(board, {"seat": "A", "action": "place", "placement": "e1R-f2O"},
+                   expected_version=state.version)

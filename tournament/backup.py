@@ -87,6 +87,7 @@ def export_event(event: Event) -> dict:
             {"seed": p.seed, "name": p.name, "club": p.club, "country": p.country,
              "rating": p.rating, "joined_round": p.joined_round,
              "withdrawn_after_round": p.withdrawn_after_round,
+             "withdrawal_reason": p.withdrawal_reason,
              "absences": [
                  {"round": a.round_number, "vp": _dec(a.vp), "reason": a.reason}
                  for a in p.absences.order_by("round_number")
@@ -133,6 +134,7 @@ def _import(data: dict, *, slug: str | None, arbiter) -> Event:
             event=event, seed=p["seed"], name=p["name"], club=p["club"], country=p["country"],
             rating=p["rating"], joined_round=p["joined_round"],
             withdrawn_after_round=p["withdrawn_after_round"],
+            withdrawal_reason=p["withdrawal_reason"],
         )
         by_seed[p["seed"]] = player
         for a in p["absences"]:

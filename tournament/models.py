@@ -120,6 +120,7 @@ class Player(models.Model):
     withdrawn_after_round = models.PositiveSmallIntegerField(
         _("withdrawn after round"), null=True, blank=True
     )
+    withdrawal_reason = models.CharField(_("reason for withdrawal"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["seed"]

@@ -10,6 +10,10 @@
   var state = null, picked = [], colours = [null, null], neighbours = null;
   var board = HexBoard.draw(document.getElementById("live-board"), 5, onCell);
   var $ = function (id) { return document.getElementById(id); };
+  var strings = JSON.parse($("scoresheet-strings").textContent);
+  function fmt(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key]; });
+  }
 
   function csrf() {
     var m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -55,9 +59,9 @@
     HexBoard.tracks($("live-tracks-A"), s.scores.A);
     HexBoard.tracks($("live-tracks-B"), s.scores.B);
     var status;
-    if (s.over) status = "Game over: " + s.result;
-    else status = names[s.to_move] + " (" + s.to_move + ") to place" + (s.bonus ? " — bonus play (Ingenious!)" : "");
-    if (s.swap_window && !s.over) status += " · " + s.swap_window + " may swap now";
+    if (s.over) status = fmt(strings.over, { result: s.result });
+    else status = fmt(strings.to_place, { name: names[s.to_move], seat: s.to_move }) + (s.bonus ? " — " + strings.bonus : "");
+    if (s.swap_window && !s.over) status += " · " + fmt(strings.may_swap, { seat: s.swap_window });
     $("live-status").textContent = status;
     var list = $("live-moves");
     list.innerHTML = "";
@@ -73,14 +77,20 @@
         var d = s.scores[seat][c] - before.scores[seat][c];
         if (d > 0) gained.push(c + "+" + d);
       });
-      $("last-points").textContent = seat + ": " + (gained.length ? gained.join(" ") : "0 points");
+      $("last-points").textContent = seat + ": " + (gained.length ? gained.join(" ") : strings.no_points);
     }
     $("confirm-box").hidden = !s.over;
-    $("final-result").textContent = s.over ? ("Result " + s.result) : "";
+    $("final-result").textContent = s.over ? fmt(strings.result, { result: s.result }) : "";
     root.querySelectorAll("[data-confirm]").forEach(function (b) {
       b.disabled = !!(s.confirmed && s.confirmed[b.dataset.confirm]);
     });
-    $("record-link").innerHTML = s.record_id ? '<a href="/games/' + s.record_id + '/">Record submitted</a>' : "";
+    $("record-link").innerHTML = "";
+    if (s.record_id) {
+      var a = document.createElement("a");
+      a.href = "/games/" + s.record_id + "/";
+      a.textContent = strings.submitted;
+      $("record-link").appendChild(a);
+    }
     updatePick();
   }
   function send(path, body) {
@@ -93,10 +103,10 @@
     }).then(function (r) { return r.json().then(function (data) { return [r.status, data]; }); })
       .then(function (res) {
         var data = res[1];
-        if (!data.ok) $("live-error").textContent = data.error || "Refused";
+        if (!data.ok) $("live-error").textContent = data.error || strings.refused;
         if (data.cells) render(data);
         return data;
-      }).catch(function () { $("live-error").textContent = "No connection: the entry was not sent."; });
+      }).catch(function () { $("live-error").textContent = strings.offline; });
   }
   $("place-btn").addEventListener("click", function () {
     var text = picked[0] + colours[0] + "-" + picked[1] + colours[1];

@@ -70,7 +70,7 @@ def test_withdrawn_players_are_not_paired_again_and_late_entries_join(event):
     services.publish_round(round1)
     finish(round1)
     gone = event.players.get(name="Ada")
-    services.withdraw_player(gone)
+    services.withdraw_player(gone, reason="ill")
     late = services.add_player(event, name="Zed")
     assert late.joined_round == 2
     round2 = services.pair_next_round(event)
@@ -110,7 +110,7 @@ def test_round_robin_of_nine_gives_everyone_one_bye_and_forfeits_a_withdrawn_pla
         services.publish_round(round_)
         byes += [b.first_id for b in round_.boards.filter(second__isnull=True)]
         if number == 3:
-            services.withdraw_player(event.players.get(name="P0"))
+            services.withdraw_player(event.players.get(name="P0"), reason="left")
         finish(round_)
     assert sorted(byes) == sorted(event.players.values_list("pk", flat=True))
     forfeits = Result.objects.filter(board__round__event=event, kind="forfeit",

@@ -90,8 +90,11 @@ def withdraw_player(player: Player, *, reason: str = "") -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.withdrawn_after_round is not None:
         raise ServiceError(_("%(name)s has already withdrawn.") % {"name": player.name})
+    if not reason.strip():
+        raise ServiceError(_("Withdrawing a player needs a reason."))
     player.withdrawn_after_round = _current_round_number(player.event)
-    player.save(update_fields=["withdrawn_after_round"])
+    player.withdrawal_reason = reason.strip()
+    player.save(update_fields=["withdrawn_after_round", "withdrawal_reason"])
     return player
 
 

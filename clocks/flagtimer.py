@@ -162,12 +162,14 @@ async def stop() -> None:
 
 
 class FlagTimerMiddleware:
-    """ASGI wrapper owning the embedded flag timer (see the module docstring)."""
+    """ASGI wrapper owning the embedded flag timer (see the module docstring); it also tells
+    the services which event loop serves this process (``services.publish``)."""
 
     def __init__(self, app) -> None:
         self.app = app
 
     async def __call__(self, scope, receive, send):
+        services.bind_server_loop(asyncio.get_running_loop())
         if scope["type"] == "lifespan":
             return await self._lifespan(receive, send)
         ensure_started()

@@ -12,6 +12,7 @@ The server's time comes from ``now_ms`` only, so tests replace that one function
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -224,16 +225,49 @@ def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
     transaction.on_commit(lambda: publish(messages), robust=True)
 
 
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def bind_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Remember the ASGI server's event loop (called from inside it by the ASGI wrapper)."""
+    global _server_loop
+    _server_loop = loop
+
+
 def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
-    """Send snapshots to their board and hall groups (called after commit), wake the timer."""
+    """Send snapshots to their board and hall groups (called after commit), wake the timer.
+
+    Inside a server the sending is handed to the server's event loop without waiting for it:
+    the database thread, which every consumer of the process shares, goes on with the next
+    command instead of waiting for the channel layer. Clients order snapshots by version, so
+    sends that overtake each other do no harm. Elsewhere (commands, the separate flag timer,
+    sync tests) it sends and waits.
+    """
     from clocks import flagtimer
 
     messages = list(messages)
     layer = get_channel_layer()
     if layer is not None and messages:
-        async_to_sync(_send_all)(layer, messages)
+        loop = _server_loop
+        if loop is not None and loop.is_running() and not _in_loop(loop):
+            future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
+            future.add_done_callback(_log_failure)
+        else:
+            async_to_sync(_send_all)(layer, messages)
     deadlines = [snap["deadline_ms"] for _b, _r, snap in messages if snap["deadline_ms"]]
     flagtimer.notify(min(deadlines, default=None))
+
+
+def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("clock snapshot not broadcast", exc_info=future.exception())
 
 
 async def _send_all(layer, messages: list[tuple[int, int, dict[str, Any]]]) -> None:

@@ -358,7 +358,7 @@ class ClockMachine(RuleBasedStateMachine):
         now = self.model.t
         seen = self.state.at(now)
         assert seen.version >= self.state.version >= self.version
-        for later in (now + 1, now + 10_000, now + 10**7):
+        for later in (now + 1, now + 15_000):
             assert self.state.at(later) == seen.at(later)
             assert self.state.at(later).version >= seen.version
         far = self.state.at(now + 10**9)  # long after every deadline: flags are final
@@ -374,7 +374,7 @@ class ClockMachine(RuleBasedStateMachine):
 
 
 ClockMachine.TestCase.settings = settings(
-    max_examples=150,
+    max_examples=120,
     stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

@@ -14,9 +14,14 @@ import sys
 
 import pytest
 from django.conf import settings
+from django.db import connections
 
 from clocks import services
-from clocks.management.commands.bench_clocks import AsgiServer, create_clock_event
+from clocks.management.commands.bench_clocks import (
+    AsgiServer,
+    create_clock_event,
+    wait_for_other_sessions_to_end,
+)
 
 pytestmark = [
     pytest.mark.skipif(
@@ -39,6 +44,14 @@ def workers():
     finally:
         for server in servers:
             server.stop()
+        wait_for_other_sessions_to_end()
+
+
+def start_in_thread(board) -> None:
+    try:
+        services.start(board, who="test")
+    finally:
+        connections.close_all()  # or the test database cannot be dropped at the end
 
 
 async def open_socket(server: AsgiServer, path: str):
@@ -77,14 +90,13 @@ def test_a_press_on_one_worker_reaches_a_spectator_on_the_other(workers):
 def test_the_flag_timer_process_announces_flags_to_every_worker(workers):
     round_ = create_clock_event(1, slug="flag-open", time_control="1")
     board = round_.boards.get()
-    first, second = workers
     timer = AsgiServer(command=[sys.executable, "manage.py", "run_flag_timer", "--poll", "0.2"])
 
     async def scenario():
         watchers = [await open_socket(w, f"/ws/spectate/{board.pk}/") for w in workers]
         for ws in watchers:
             await next_snapshot(ws)
-        await asyncio.to_thread(services.start, board, who="test")
+        await asyncio.to_thread(start_in_thread, board)
         running = [await next_snapshot(ws) for ws in watchers]
         assert {r["status"] for r in running} == {"running_a"}
         for ws, started in zip(watchers, running, strict=True):

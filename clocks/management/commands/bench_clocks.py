@@ -25,6 +25,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -87,8 +88,9 @@ class AsgiServer:
         env.setdefault("SECRET_KEY", settings.SECRET_KEY)
         self.command = command or [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
                                    "-p", str(self.port), "tournament.asgi:application"]
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the process's life)
         self.process = subprocess.Popen(self.command, cwd=BASE_DIR, env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                        stdout=subprocess.DEVNULL, stderr=self.log)
 
     @property
     def url(self) -> str:
@@ -98,12 +100,17 @@ class AsgiServer:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stderr.read().decode()[-2000:]}")
+                raise RuntimeError(f"server exited: {self.log_tail()}")
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
                     return self
             time.sleep(0.1)
         raise RuntimeError(f"server on port {self.port} did not start within {timeout} s")
+
+    def log_tail(self, size: int = 3000) -> str:
+        """The end of the process's stderr (its log)."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-size:]
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the process so far (Linux /proc)."""
@@ -121,8 +128,24 @@ class AsgiServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
-        if self.process.stderr:
-            self.process.stderr.close()
+        self.log.close()
+
+
+def wait_for_other_sessions_to_end(timeout: float = 10) -> None:
+    """After stopping servers: PostgreSQL ends their sessions a moment later, and a test
+    database cannot be dropped before (SQLite has no sessions to wait for)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                           "current_database() AND pid <> pg_backend_pid()")
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.1)
 
 
 def arbiter_cookie(slug: str) -> tuple[str, object]:
@@ -211,8 +234,12 @@ class Load:
                 number = snap["press_number"]
                 if (board, number + 1) not in self.sent:
                     self.sent[(board, number + 1)] = time.perf_counter()
-                    await sockets[snap["running"]].send(json.dumps(
-                        {"type": "press", "side": snap["running"], "press": number}))
+                    try:
+                        await sockets[snap["running"]].send(json.dumps(
+                            {"type": "press", "side": snap["running"], "press": number}))
+                    except Exception as error:  # a closed socket: reported, board stops
+                        self.errors.append(f"press on board {board}: {error!r}")
+                        return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), rng.uniform(*self.gaps))
 
@@ -315,6 +342,9 @@ class Command(BaseCommand):
             result = asyncio.run(load.run(o["seconds"], self.stdout.write))
             wall = time.perf_counter() - wall
             cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
+            if load.errors:
+                for server in servers:
+                    self.stderr.write(f"log of {server.url}:\n{server.log_tail()}")
         finally:
             for server in [*servers, *([timer] if timer else [])]:
                 server.stop()

@@ -106,52 +106,58 @@ def _vp_before(event: Event, round_: Round) -> dict[int, object]:
     return {row.player_id: row.vp for row in table}
 
 
-def pairings(request, slug):
+def _board_rows(event, round_) -> list[dict]:
+    before = _vp_before(event, round_)
+    rows = []
+    for board, _result in services.boards_with_results(round_):
+        rows.append({
+            "board": board.number if not board.is_bye else "–",
+            "first": board.first.name, "first_vp": before.get(board.first_id, 0),
+            "second": board.second.name if board.second else "",
+            "second_vp": before.get(board.second_id, 0) if board.second else None,
+        })
+    return rows
+
+
+def _name_rows(event, round_) -> list[dict]:
+    rows = []
+    for board, _result in services.boards_with_results(round_):
+        if board.is_bye:
+            rows.append({"name": board.first.name, "board": "–", "opponent": _("bye"),
+                         "plays": ""})
+            continue
+        rows.append({"name": board.first.name, "board": board.number,
+                     "opponent": board.second.name, "plays": _("first")})
+        rows.append({"name": board.second.name, "board": board.number,
+                     "opponent": board.first.name, "plays": _("second")})
+    return sorted(rows, key=lambda r: r["name"].casefold())
+
+
+def _pairings_page(request, slug, *, by_name: bool):
+    """Pairings of a round by board (the Dutch or Berger order) or alphabetically by name."""
     event = _event(request, slug)
     round_ = _chosen_round(request, _visible_rounds(request, event))
-    rows = []
-    if round_ is not None:
-        before = _vp_before(event, round_)
-        for board, _result in services.boards_with_results(round_):
-            rows.append({
-                "board": board.number if not board.is_bye else "–",
-                "first": board.first.name, "first_vp": before.get(board.first_id, 0),
-                "second": board.second.name if board.second else "",
-                "second_vp": before.get(board.second_id, 0) if board.second else None,
-            })
-    table = PairingsTable(rows)
+    if by_name:
+        table = PairingsByNameTable(_name_rows(event, round_) if round_ else [],
+                                    order_by="name")
+    else:
+        table = PairingsTable(_board_rows(event, round_) if round_ else [])
     RequestConfig(request, paginate=False).configure(table)
-    return _export(request, table, f"{event.slug}-pairings") or render(
+    name = f"{event.slug}-pairings" + ("-by-name" if by_name else "")
+    return _export(request, table, name) or render(
         request, "tournament/pairings.html", _ctx(
             request, event, round=round_, table=table,
-            rounds=_visible_rounds(request, event), by_name=False,
+            rounds=_visible_rounds(request, event), by_name=by_name,
             pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
         ))
+
+
+def pairings(request, slug):
+    return _pairings_page(request, slug, by_name=False)
 
 
 def pairings_by_name(request, slug):
-    event = _event(request, slug)
-    round_ = _chosen_round(request, _visible_rounds(request, event))
-    rows = []
-    if round_ is not None:
-        for board, _result in services.boards_with_results(round_):
-            if board.is_bye:
-                rows.append({"name": board.first.name, "board": "–", "opponent": _("bye"),
-                             "plays": ""})
-                continue
-            rows.append({"name": board.first.name, "board": board.number,
-                         "opponent": board.second.name, "plays": _("first")})
-            rows.append({"name": board.second.name, "board": board.number,
-                         "opponent": board.first.name, "plays": _("second")})
-    rows.sort(key=lambda r: r["name"].casefold())
-    table = PairingsByNameTable(rows, order_by="name")
-    RequestConfig(request, paginate=False).configure(table)
-    return _export(request, table, f"{event.slug}-pairings-by-name") or render(
-        request, "tournament/pairings.html", _ctx(
-            request, event, round=round_, table=table,
-            rounds=_visible_rounds(request, event), by_name=True,
-            pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
-        ))
+    return _pairings_page(request, slug, by_name=True)
 
 
 def results(request, slug):

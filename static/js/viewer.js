@@ -28,8 +28,8 @@
       li.classList.toggle("current", Number(li.dataset.step) === k);
     });
     var s = steps[k - 1];
-    label.textContent = k === 0 ? "0 / " + steps.length : k + " / " + steps.length + ": " + s.text +
-      (s.clock !== null && s.clock !== undefined ? "  (" + Math.floor(s.clock / 60) + ":" + String(s.clock % 60).padStart(2, "0") + ")" : "");
+    // the action's text carries its clock note (@M:SS: time left when the turn ended)
+    label.textContent = k === 0 ? "0 / " + steps.length : k + " / " + steps.length + ": " + s.text;
     slider.value = k;
     shown = k;
   }

@@ -84,4 +84,4 @@ def test_a_short_game_entered_at_the_board_reaches_the_standings_and_the_viewer(
     assert page.inner_text("#step-label").startswith("0 / 3")
     page.click('[data-go="next"]')
     label = page.inner_text("#step-label")
-    assert label.startswith("1 / 3") and "e1R-f2O" in label and ":" in label.split("(")[-1]
+    assert label.startswith("1 / 3") and "e1R-f2O" in label and " @" in label

@@ -21,11 +21,12 @@ import contextlib
 import json
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from clocks import services
+from clocks import access, services
 from clocks.services import ClockRefused
 from tournament.models import Board, Round
 from tournament.tokens import TokenRefused, board_for_token
@@ -95,6 +96,19 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
     """Shared plumbing: JSON checking, error replies, snapshot relaying, refusal on connect."""
 
     groups_joined: list[str]
+
+    async def dispatch(self, message):
+        """Call the message's handler, without Channels' ``close_old_connections`` first.
+
+        Channels runs that on the database thread before every handler, so each snapshot
+        relayed to each socket waited in the one queue that the presses of the whole process
+        use, for nothing: these consumers reach the database only through
+        ``database_sync_to_async``, which closes old connections around every call itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:
@@ -185,10 +199,10 @@ class BoardConsumer(ClockSocket):
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
     def _press(self, side: str, number: int) -> services.Outcome:
-        board = board_for_token(self.board.token)  # a token revoked since connecting stops here
+        access.recheck(self.board.pk, self.board.token)  # a token revoked since connecting
         user = self.scope.get("user")
         who = user.get_username() if self.is_arbiter else f"player {side}"
-        return services.press(board, side, number, who=who, user=user)
+        return services.press(self.board, side, number, who=who, user=user)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:

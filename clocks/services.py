@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clocks import clock as core
+from clocks import rows
 from clocks.clock import ClockState, IgnoredReason, Press, Side
 from clocks.models import Clock, ClockLogEntry, compact
 from tournament.models import Board, Round
@@ -156,12 +157,16 @@ Change = Callable[[ClockState, int], tuple[ClockState, dict[str, Any]]]
 
 
 def _locked(board: Board) -> Clock:
-    """The board's clock row, locked until the transaction ends (created first if missing)."""
-    locked = Clock.objects.select_for_update().select_related("board__round")
-    clock = locked.filter(board_id=board.pk).first()
+    """The board's clock row, locked until the transaction ends (created first if missing).
+
+    Only the clock row is locked: joining the board and round here would lock the round's row
+    too (PostgreSQL locks every joined row) and make every press of a round wait for the others.
+    """
+    clock = rows.lock(board.pk)
     if clock is None:
         clock_for(board)
-        clock = locked.get(board_id=board.pk)
+        clock = rows.lock(board.pk)
+    clock.board = board
     return clock
 
 
@@ -203,8 +208,7 @@ def _save(clock: Clock, state: ClockState, entries: list[ClockLogEntry]) -> None
     if not entries:
         return
     clock.store(state)
-    clock.save(update_fields=["state", "version", "deadline_ms", "updated_at"])
-    ClockLogEntry.objects.bulk_create(entries)
+    rows.save(clock, entries)
 
 
 def _change(board: Board, action: str, who: str, user, change: Change | None) -> Outcome:
@@ -367,7 +371,7 @@ def _round_change(round_: Round, action: str, who: str, user,
     changed: list[tuple[Board, dict[str, Any]]] = []
     with transaction.atomic():
         clocks = list(
-            Clock.objects.select_for_update().select_related("board__round")
+            Clock.objects.select_for_update(of=("self",)).select_related("board__round")
             .filter(board__round=round_).order_by("pk")
         )
         now = now_ms()

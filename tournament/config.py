@@ -62,15 +62,15 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
         raise ConfigurationError(
             f"REDIS_URL must start with redis://, rediss:// or unix://: {url!r}"
         )
-    # redis-py (5 s) gives up reading a reply after its socket timeout, which equals the 5 s
-    # BZPOPMIN a channels_redis receive loop blocks for: a reply a moment late killed the loop
-    # ("Timeout reading from ...") and dropped every socket of the worker. Reads may wait longer
-    # than the blocking command; a dead server is still noticed (after 15 s).
-    host = {"address": url, "socket_timeout": 15}
+    # Redis publish/subscribe: a group send is one PUBLISH, and every worker receives pushed
+    # messages on one subscribed connection. The list-based RedisChannelLayer needed about four
+    # round trips per message received, one message at a time per worker, which queued clock
+    # snapshots for seconds at a few hundred presses a minute. Its messages are not kept for
+    # absent receivers, which clock clients do not need (they re-sync on reconnecting).
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [host], "capacity": 1500, "expiry": 30},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [url]},
         }
     }
 

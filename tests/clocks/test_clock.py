@@ -210,6 +210,17 @@ def test_stale_duplicate_and_out_of_turn_presses_change_nothing(side, number, re
     assert result.state is clock
 
 
+def test_a_press_ahead_of_the_server_is_ignored_even_from_the_side_to_move():
+    """A client claiming a press number the server has not reached (a confused or forged
+    client) must not complete the turn, although the side, the turn and the time all fit."""
+    clock = started()
+    for number in (1, 2, 10**6):
+        result = clock.press(A, number, T0 + 5 * S)
+        assert (result.ignored, result.press, result.state) == (IgnoredReason.AHEAD, None, clock)
+        assert result.state is clock
+    assert clock.press(A, 0, T0 + 5 * S).accepted  # the right number still works
+
+
 def test_presses_before_start_while_paused_and_after_finish_are_ignored():
     assert ClockState.new().press(A, 0, T0).ignored is IgnoredReason.NOT_STARTED
     assert started().pause(T0 + S).press(A, 0, T0 + 2 * S).ignored is IgnoredReason.PAUSED

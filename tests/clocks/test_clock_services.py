@@ -3,8 +3,10 @@
 The server's time is ``clocks.services.now_ms``; every test replaces it with a hand-moved clock.
 """
 
+import asyncio
+
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 
@@ -202,22 +204,32 @@ def test_a_bye_has_no_clock(round_):
 
 def test_snapshots_are_broadcast_after_commit(board, arbiter, clock_time,
                                               django_capture_on_commit_callbacks):
+    """In one event loop: a publish/subscribe layer's channels live in the loop that made them.
+    The service and the commit hook run on this (the test's) thread and database connection."""
     layer = get_channel_layer()
-    board_channel = async_to_sync(layer.new_channel)()
-    hall_channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(services.board_group(board.pk), board_channel)
-    async_to_sync(layer.group_add)(services.round_group(board.round_id), hall_channel)
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.start(board, who=arbiter.username, user=arbiter)
-    assert len(callbacks) == 1  # nothing sent before the commit
-    callbacks[0]()
-    for channel in (board_channel, hall_channel):
-        message = async_to_sync(layer.receive)(channel)
-        assert message["type"] == "clock.snapshot"
-        assert message["clock"]["board"] == board.pk
-        assert message["clock"]["status"] == "running_a" and message["clock"]["version"] == 1
-    async_to_sync(layer.group_discard)(services.board_group(board.pk), board_channel)
-    async_to_sync(layer.group_discard)(services.round_group(board.round_id), hall_channel)
+
+    def start_capturing():
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            services.start(board, who=arbiter.username, user=arbiter)
+        return callbacks
+
+    async def scenario():
+        board_channel, hall_channel = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add(services.board_group(board.pk), board_channel)
+        await layer.group_add(services.round_group(board.round_id), hall_channel)
+        callbacks = await sync_to_async(start_capturing)()
+        assert len(callbacks) == 1  # nothing sent before the commit
+        await sync_to_async(callbacks[0])()
+        for channel in (board_channel, hall_channel):
+            message = await asyncio.wait_for(layer.receive(channel), 5)
+            assert message["type"] == "clock.snapshot"
+            assert message["clock"]["board"] == board.pk
+            assert message["clock"]["status"] == "running_a"
+            assert message["clock"]["version"] == 1
+        await layer.group_discard(services.board_group(board.pk), board_channel)
+        await layer.group_discard(services.round_group(board.round_id), hall_channel)
+
+    async_to_sync(scenario)()
 
 
 def test_sleep_follows_the_next_deadline_within_the_poll_interval():

@@ -42,7 +42,8 @@ def test_in_memory_channel_layer_without_redis_url():
 
 def test_redis_channel_layer_from_redis_url():
     layer = channel_layers_config({"REDIS_URL": "redis://127.0.0.1:6379/0"})["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    # publish/subscribe: one PUBLISH per group send, messages pushed to every worker
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
 
 
@@ -107,7 +108,7 @@ def test_active_settings_follow_the_environment():
     )
     assert settings.DATABASES["default"]["ENGINE"] == expected_engine
     expected_layer = (
-        "channels_redis.core.RedisChannelLayer"
+        "channels_redis.pubsub.RedisPubSubChannelLayer"
         if os.environ.get("REDIS_URL")
         else "channels.layers.InMemoryChannelLayer"
     )

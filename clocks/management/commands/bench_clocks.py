@@ -338,9 +338,9 @@ class Command(BaseCommand):
             cpu_before = [s.cpu_seconds() for s in servers]
             load = Load(urls, boards, round_.pk, o["spectators"], o["halls"], cookie,
                         (o["min_gap"], o["max_gap"]))
-            wall = time.perf_counter()
+            wall, client_cpu = time.perf_counter(), time.process_time()
             result = asyncio.run(load.run(o["seconds"], self.stdout.write))
-            wall = time.perf_counter() - wall
+            wall, client_cpu = time.perf_counter() - wall, time.process_time() - client_cpu
             cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
             if load.errors:
                 for server in servers:
@@ -352,9 +352,10 @@ class Command(BaseCommand):
                 with transaction.atomic():  # boards protect their players: rounds go first
                     Round.objects.filter(event_id=round_.event_id).delete()
                     round_.event.delete()
-        self.report(load, result, cpu, wall)
+        self.report(load, result, cpu, wall, client_cpu)
 
-    def report(self, load: Load, result: dict, cpu: list[float], wall: float) -> None:
+    def report(self, load: Load, result: dict, cpu: list[float], wall: float,
+               client_cpu: float) -> None:
         lat, hall = load.latencies, load.hall_staleness
         w = self.stdout.write
         w(f"sockets: {result['sockets']}, presses sent: {result['presses']}, accepted: "
@@ -370,6 +371,8 @@ class Command(BaseCommand):
             w("server CPU: " + ", ".join(f"worker {i + 1} {c / wall * 100:.0f}%"
                                         for i, c in enumerate(cpu))
               + f" of one core over {wall:.0f} s")
+        # the load runs on the same cores: a saturated client would inflate the latencies
+        w(f"benchmark client CPU: {client_cpu / wall * 100:.0f}% of one core")
         if load.errors:
             w(f"errors: {len(load.errors)} (first: {load.errors[0]})")
         w(f"p50_ms: {percentile(lat, 50):.1f}")

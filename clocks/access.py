@@ -1,0 +1,43 @@
+"""Re-checking a board token on every press, cheaply.
+
+A board link must stop working the moment the arbiter revokes or reissues it, or its round
+closes, so every press re-checks the token. The full check (``tournament.tokens.board_for_token``)
+loads the board with its round, event and both players: too much for every press. A token that
+opened the board at connect time is still valid exactly when the board still has that token,
+it is not revoked, and its round is still published (a closed round's grace period depends on
+the time, so it always takes the full check). That is one indexed query of three columns; when
+it does not hold, the full check runs and gives the reason.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.db import connection
+
+from tournament.models import Board, Round
+from tournament.tokens import board_for_token
+
+
+@cache
+def _sql(vendor: str) -> str:
+    q = connection.ops.quote_name
+    board, round_ = q(Board._meta.db_table), q(Round._meta.db_table)
+    return (f"SELECT b.{q('token')}, b.{q('token_revoked_at')} IS NULL, r.{q('status')} "
+            f"FROM {board} b JOIN {round_} r ON r.{q('id')} = b.{q('round_id')} "
+            f"WHERE b.{q('id')} = %s")
+
+
+def still_open(board_id: int, token: str) -> bool:
+    """True when ``token`` certainly still opens board ``board_id`` (one small query)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(connection.vendor), [board_id])
+        row = cursor.fetchone()
+    return (row is not None and row[0] == token and bool(row[1])
+            and row[2] == Round.Status.PUBLISHED)
+
+
+def recheck(board_id: int, token: str) -> None:
+    """Raise ``TokenRefused`` (with the reason) if ``token`` no longer opens the board."""
+    if not still_open(board_id, token):
+        board_for_token(token)

@@ -103,6 +103,35 @@ def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGam
     return record, game
 
 
+def board_for_record(event, source: str | bytes) -> Board:
+    """The board a record names by its [Round] and [Board] tags (its players are checked later).
+
+    For an arbiter with a pile of records for the whole event: no need to pick each board.
+    """
+    try:
+        record = parse_record(source)
+    except EngineError as exc:
+        raise RecordRejected(exc.reason, exc.line) from exc
+    numbers = {}
+    for tag in ("Round", "Board"):
+        value = record.tag(tag)
+        if value is None or not value.strip().isdigit():
+            raise RecordRejected(_("The record needs a [%(tag)s] tag with a number to find its "
+                                   "board.") % {"tag": tag}, record.tag_line(tag))
+        numbers[tag] = int(value)
+    board = (
+        Board.objects.select_related("round__event", "first", "second")
+        .filter(round__event=event, round__number=numbers["Round"], number=numbers["Board"],
+                second__isnull=False)
+        .first()
+    )
+    if board is None:
+        raise RecordRejected(_("Round %(r)d has no board %(b)d in this event.")
+                             % {"r": numbers["Round"], "b": numbers["Board"]},
+                             record.tag_line("Board"))
+    return board
+
+
 @transaction.atomic
 def submit_record(board: Board, source: str | bytes, *, user=None, via: str = "arbiter",
                   label: str = "") -> Submission:

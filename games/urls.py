@@ -13,4 +13,5 @@ urlpatterns = [
     path("api/records/", views.api_submit, name="api_submit"),
     path("e/<slug:slug>/arbiter/boards/<int:board_id>/record/", views.arbiter_submit,
          name="arbiter_submit"),
+    path("e/<slug:slug>/arbiter/records/", views.arbiter_submit_any, name="arbiter_records"),
 ]

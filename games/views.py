@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from games import live, throttle
 from games.engine import format_record, parse_record, verify
 from games.models import GameRecord
-from games.services import MAX_RECORD_BYTES, RecordRejected, submit_record
+from games.services import MAX_RECORD_BYTES, RecordRejected, board_for_record, submit_record
 from tournament.models import Board, Round
 from tournament.permissions import arbiter_required
 from tournament.tokens import TokenRefused, board_for_token
@@ -79,6 +79,32 @@ def arbiter_submit(request, event, board_id):
                               pk=board_id, round__event=event)
     return _submission_page(request, board, via="arbiter",
                             context={"event": event, "is_arbiter": True})
+
+
+@arbiter_required
+def arbiter_submit_any(request, event):
+    """One page for every record of the event: the board is found from the record's tags."""
+    error, text, submission = None, "", None
+    if request.method == "POST":
+        try:
+            text = _read_upload(request) or ""
+            if not text.strip():
+                raise RecordRejected(_("Paste the record or choose a file."))
+            board = board_for_record(event, text)
+            submission = submit_record(board, text, user=request.user, via="arbiter")
+        except RecordRejected as exc:
+            error = exc
+        else:
+            messages.success(request, _("Round %(r)d, board %(b)d: %(what)s") % {
+                "r": board.round.number, "b": board.number,
+                "what": _("kept as a conflict for you to resolve") if submission.conflict
+                else _("result recorded") if submission.created else _("already submitted"),
+            })
+            return redirect(request.path)
+    return render(request, "games/submit_any.html", {
+        "event": event, "is_arbiter": True, "error": error, "text": text,
+        "lines": list(enumerate(text.splitlines(), start=1)), "limit_kb": MAX_RECORD_BYTES // 1024,
+    }, status=400 if error else 200)
 
 
 def player_submit(request, token):

@@ -283,3 +283,18 @@ def test_a_fallen_flag_on_the_clock_enters_the_log_before_the_next_entry(board, 
     with pytest.raises(live.LiveRefused):
         live.enter(board, {"seat": "A", "action": "place", "placement": "e1R-f2O"},
                    expected_version=state.version)
+
+
+def test_the_event_records_page_finds_the_board_from_the_tags(arbiter_client, board):
+    text, _game = record_for(board, seed=5)
+    url = reverse("arbiter_records", args=[board.round.event.slug])
+    assert arbiter_client.get(url).status_code == 200
+    response = arbiter_client.post(url, {"record": text}, follow=True)
+    assert b"result recorded" in response.content
+    assert services.current_result(board).source == "record"
+    wrong = text.replace(f'[Board "{board.number}"]', '[Board "77"]')
+    page = arbiter_client.post(url, {"record": wrong})
+    assert page.status_code == 400 and b"no board 77" in page.content
+    swapped = text.replace(board.first.name, "@@").replace(board.second.name, board.first.name)
+    page = arbiter_client.post(url, {"record": swapped.replace("@@", board.second.name)})
+    assert page.status_code == 400 and b"does not match this board" in page.content

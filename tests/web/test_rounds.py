@@ -177,3 +177,10 @@ def test_pairing_by_hand_from_the_dashboard(arbiter_client, event):
     arbiter_client.post(schedule, {"starts_at": "2026-12-01T14:30"})
     round_.refresh_from_db()
     assert round_.starts_at is not None and round_.starts_at.hour in (14, 13, 15)
+
+
+@pytest.mark.parametrize(("round_number", "vp", "message"),
+                         [(1, "1", "0 or ½"), (1, "lots", "0 or ½"), (99, None, "rounds 1 to")])
+def test_a_bad_absence_is_refused(event, round_number, vp, message):
+    with pytest.raises(services.ServiceError, match=message):
+        services.set_absence(event.players.first(), round_number, vp=vp)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 from django.db.models import Max
@@ -102,11 +103,18 @@ def withdraw_player(player: Player, *, reason: str = "") -> Player:
 def set_absence(player: Player, round_number: int, *, vp=None, reason: str = "") -> Absence:
     """A requested absence for a round not yet paired (0 VP unless the arbiter grants ½)."""
     event = player.event
+    if not 1 <= round_number <= event.rounds_planned:
+        raise ServiceError(_("The event has rounds 1 to %(n)d.") % {"n": event.rounds_planned})
     if event.rounds.filter(number=round_number).exists():
         raise ServiceError(_("Round %(n)d is already paired.") % {"n": round_number})
+    try:
+        points = event.absence_vp if vp is None else Decimal(str(vp))
+    except InvalidOperation:
+        points = None
+    if points not in (Decimal("0"), Decimal("0.5")):
+        raise ServiceError(_("An absence scores 0 or ½ VP, not %(vp)s.") % {"vp": vp})
     absence, _created = Absence.objects.update_or_create(
-        player=player, round_number=round_number,
-        defaults={"vp": event.absence_vp if vp is None else vp, "reason": reason},
+        player=player, round_number=round_number, defaults={"vp": points, "reason": reason},
     )
     return absence
 

@@ -95,7 +95,7 @@ class Game:
         self._winner_side = -1
         self._resigned_side = -1
         self.placements = self.bonus_plays = self.swaps = 0
-        self._snap = tuple(tuple(t) for t in self._tracks)
+        self._snap = tuple(map(tuple, self._tracks))
         self._history: list[tuple[tuple[int, ...], ...]] = []
         self._advance(players - 1)
 
@@ -187,13 +187,14 @@ class Game:
         if s != self._cur or self.end:
             raise self._not_to_act(s, "place a tile")
         pos = self._pos
-        first = self._placed_by[s] == 0
+        placed_by = self._placed_by
+        first = placed_by[s] == 0
         kind = KIND_OF[ca * 6 + cb]
         known = self._known[s]
         from_known = known is not None and known[kind] > 0
+        unknown, placed = self._unknown, self._placed
         if not from_known and (
-            self._unknown[s] == 0
-            or self._placed[kind] + self._known_total[kind] >= self._set_counts[kind]
+            unknown[s] == 0 or placed[kind] + self._known_total[kind] >= self._set_counts[kind]
         ):
             pos.check(a, b, first)  # a problem with the cells is reported first
             raise self._racks.take_error(s, kind, self.seats[s])  # type: ignore[misc]
@@ -204,18 +205,20 @@ class Game:
             known[kind] -= 1  # type: ignore[index]
             self._known_total[kind] -= 1
         else:
-            self._unknown[s] -= 1
-        self._placed[kind] += 1
-        self._rack[s] -= 1
-        self._pending[s] = 0
-        self._placed_by[s] += 1
+            unknown[s] -= 1
+        placed[kind] += 1
+        rack, pending = self._rack, self._pending
+        rack[s] -= 1
+        pending[s] = 0
+        placed_by[s] += 1
         self.placements += 1
         if self._in_bonus:
             self.bonus_plays += 1
             self._in_bonus = False
         if ca == cb:
             pa, pb = pa + pb, 0
-        track = self._tracks[self._side[s]]
+        side = self._side[s]
+        track = self._tracks[side]
         cap = self._cap
         earned = ga = gb = 0
         if pa:
@@ -237,7 +240,13 @@ class Game:
                 earned += 1
             track[cb] = new
         if ga or gb:
-            self._snap = tuple(map(tuple, self._tracks))
+            # only this side's levels changed: reuse the other sides' snapshots
+            snap = self._snap
+            if len(snap) == 2:
+                snap = (tuple(track), snap[1]) if side == 0 else (snap[0], tuple(track))
+            else:
+                snap = (*snap[:side], tuple(track), *snap[side + 1 :])
+            self._snap = snap
             if not gb:
                 gains: tuple[tuple[str, int], ...] = (_GAIN[ca][ga],)
             elif not ga:
@@ -247,31 +256,33 @@ class Game:
             else:
                 gains = (_GAIN[cb][gb], _GAIN[ca][ga])
         else:
+            snap = self._snap
             gains = ()
-        self._history.append(self._snap)
+        self._history.append(snap)
         if earned:
             if min(track) == cap:
-                self._winner_side = self._side[s]
+                self._winner_side = side
                 self._finish(f"all six colours at {cap}")
                 return gains
             self._bonus += earned if self._per_colour else 1
-        if self._bonus and self._rack[s] and pos.pairs:
+        if self._bonus and rack[s] and pos.pairs:
             self._bonus -= 1
             self._in_bonus = True
             return gains
         # end of the turn: refill now (a swap or a flag in the window undoes it), then pass on
         self._bonus = 0
-        rack, racks = self._rack, self._racks
+        racks = self._racks
+        bag = racks.bag
         refill = RACK_SIZE - rack[s]
-        if refill > racks.bag:
-            refill = racks.bag
-        racks.bag -= refill
+        if refill > bag:
+            refill = bag
+        racks.bag = bag - refill
         rack[s] += refill
-        self._unknown[s] += refill
-        self._pending[s] = refill
+        unknown[s] += refill
+        pending[s] = refill
         self._open, self._open_refill, self._open_swapped = s, refill, False
         t = s + 1 if s + 1 < self.players else 0
-        if rack[t] and pos.pairs and not self._out[t] and (pos.free_first or self._placed_by[t]):
+        if rack[t] and pos.pairs and not self._out[t] and (pos.free_first or placed_by[t]):
             self._cur = t
         else:
             self._advance(s)

@@ -14,7 +14,18 @@ import re
 from typing import Any
 
 from .errors import EngineError, NotationError
-from .record import DRAW, FLAG, PLACE, RESIGN, SWAP, Action, Claim, Record, check_tag
+from .record import (
+    CONTROL_CHAR,
+    DRAW,
+    FLAG,
+    PLACE,
+    RESIGN,
+    SWAP,
+    Action,
+    Claim,
+    Record,
+    check_tag,
+)
 from .tiles import Placement, Tile
 
 __all__ = [
@@ -29,10 +40,11 @@ __all__ = [
 #: Refuse records longer than this (a full four-player record with draws is under 20 kB).
 MAX_RECORD_CHARS = 1_000_000
 
-# One match per line: a plain placement line fills groups 1-8, any other line group 9.
+# One match per line: a plain placement line fills groups 1-6 (each half as one token like
+# 'f10R': cell and colour), any other line group 7.
 _LINES = re.compile(
-    r"^(?:[ \t]*(?:\d{1,4}\.+[ \t]*)?([ABCD])[ \t]+([a-z][0-9]{1,3})([RGBOYP])-"
-    r"([a-z][0-9]{1,3})([RGBOYP])(?:[ \t]*(\{[^{}\n]*\}))?(?:[ \t]+@(\d{1,4}):([0-5][0-9]))?"
+    r"^(?:[ \t]*(?:\d{1,4}\.+[ \t]*)?([ABCD])[ \t]+([a-z][0-9]{1,3}[RGBOYP])-"
+    r"([a-z][0-9]{1,3}[RGBOYP])(?:[ \t]*(\{[^{}\n]*\}))?(?:[ \t]+@(\d{1,4}):([0-5][0-9]))?"
     r"[ \t]*(?:;[^\n]*)?|([^\n]*))$",
     re.MULTILINE,
 )
@@ -69,9 +81,10 @@ def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
 
 def _row_action(row: tuple[str, ...]) -> Action:
     """The :class:`Action` of a plain placement line matched by ``_LINES``."""
-    seat, c1, k1, c2, k2, claim, minutes, seconds, _ = row
+    seat, first, second, claim, minutes, seconds, _ = row
     clock = int(minutes) * 60 + int(seconds) if minutes else None
-    return Action(seat, PLACE, Placement(c1, k1, c2, k2), (), claim_of(claim), clock)
+    placement = Placement(first[:-1], first[-1], second[:-1], second[-1])
+    return Action(seat, PLACE, placement, (), claim_of(claim), clock)
 
 
 def claim_of(text: str) -> Claim | None:
@@ -187,8 +200,9 @@ def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
     """Split a text record into tags and action items (the shared front end).
 
     A plain placement line stays the bare tuple of strings the line pattern matched
-    ``(seat, cell, colour, cell, colour, "{claim}", minutes, seconds, "")`` (cheap:
-    verification uses it directly, see :func:`claim_of`); other lines become :class:`Action`.
+    ``(seat, "f10R", "f9G", "{claim}", minutes, seconds, "")`` (each half's cell and colour as
+    one token; cheap: verification uses it directly, see :func:`claim_of`); other lines become
+    :class:`Action`.
     Returns ``(tags, tag_lines, items, positions)``; ``positions`` is indexable like a tuple.
     One regular expression splits all lines at once (one match per line); only lines that are
     not plain placements go through the slower tokenizer.
@@ -201,10 +215,11 @@ def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
     items: list[Any] = []
     lines: list[int] = []
     known: dict[int, Any] = {}
+    tag_names: set[str] = set()
     append, add_line, claims = items.append, lines.append, _CLAIMS
     for lineno, row in enumerate(_LINES.findall(text), 1):
         if row[0]:
-            claim = row[5]
+            claim = row[3]
             if claim and claim not in claims:
                 try:
                     parsed = _parse_claim(claim[1:-1], lineno, None, len(items) + 1)
@@ -216,7 +231,7 @@ def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
             append(row)
             add_line(lineno)
             continue
-        other = row[8]
+        other = row[6]
         stripped = other.strip()
         if not stripped or stripped.startswith(";"):
             continue
@@ -226,9 +241,10 @@ def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
                     "tag after the first action (tags come first)", line=lineno, column=1
                 )
             name, value = _parse_tag(other, lineno)
-            if any(name == known_name for known_name, _ in tags):
+            if name in tag_names:
                 raise NotationError(f"tag '{name}' appears twice", line=lineno, token=name)
             tags.append((name, value))
+            tag_names.add(name)
             tag_lines.append(lineno)
             continue
         action, column, claim_column = _parse_action(other, lineno, len(items) + 1)
@@ -247,9 +263,12 @@ def _parse_tag(line: str, lineno: int) -> tuple[str, str]:
             column=line.find("[") + 1,
             token=line.strip(),
         )
-    name, value = match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
+    name, value = match.group(1, 2)
+    if "\\" in value:
+        value = _UNESCAPE.sub(r"\1", value)
     try:
-        check_tag(name, value)
+        if CONTROL_CHAR.search(value):  # the name is already a valid one (see _TAG)
+            check_tag(name, value)
     except EngineError as error:
         raise error.at(line=lineno, column=match.start(2) + 1) from None
     return name, value

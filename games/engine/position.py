@@ -154,16 +154,18 @@ class Position:
         scan = self.scan
         pa = 0
         for ray in scan[a * 6 + d]:
-            for c in ray:
-                if cells[c] != ca:
-                    break
-                pa += 1
+            if cells[ray[0]] == ca:  # rays are never empty; most stop at once
+                for c in ray:
+                    if cells[c] != ca:
+                        break
+                    pa += 1
         pb = 0
         for ray in scan[b * 6 + (d + 3) % 6]:
-            for c in ray:
-                if cells[c] != cb:
-                    break
-                pb += 1
+            if cells[ray[0]] == cb:
+                for c in ray:
+                    if cells[c] != cb:
+                        break
+                    pb += 1
         touching, nbrs, degree = self.touching, self.neighbours, self.degree
         # empty pairs lost: a's empty neighbours (b among them) and b's other empty neighbours
         self.pairs -= degree[a] - touching[a] + degree[b] - touching[b] - 1

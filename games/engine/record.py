@@ -31,6 +31,7 @@ PLACE, SWAP, DRAW, FLAG, RESIGN = "place", "swap", "draw", "flag", "resign"
 ACTION_KINDS = (PLACE, SWAP, DRAW, FLAG, RESIGN)
 #: What a tag name may look like.
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}")
+CONTROL_CHAR = re.compile(r"[\x00-\x1f\x7f]")  # what a tag value may not hold
 _SEATS = "ABCD"
 _MAX_CLOCK = 99 * 60 * 60
 Claim = tuple[tuple[str, int], ...]
@@ -153,7 +154,7 @@ def check_tag(name: Any, value: Any) -> None:
         raise NotationError(f"tag name '{name}' must be a letter then letters or digits")
     if not isinstance(value, str):
         raise NotationError(f"tag '{name}' must have a string value, not {value!r}"[:200])
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+    if CONTROL_CHAR.search(value):
         raise NotationError(f"tag '{name}' holds a control character (line break?)")
 
 

@@ -10,6 +10,7 @@ place, e.g. ``2-1-3`` (shared places repeat); solo, it is the final score (the l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import not_, sub
 from typing import TYPE_CHECKING, Any
 
 from .board import COLOURS
@@ -77,64 +78,84 @@ def normalize_result(text: str) -> str:
 
 def summarize(game: Game) -> VerifiedGame:
     """Build the :class:`VerifiedGame` of a game's current state."""
-    seats, side = game.seats, game._side
-    tracks = [tuple(t) for t in game._tracks]
-    side_levels = [tuple(sorted(t)) for t in tracks]
+    seats, side, players = game.seats, game._side, game.players
+    tracks = list(map(tuple, game._tracks))
+    side_levels = list(map(tuple, map(sorted, tracks)))
     nsides = len(tracks)
-    finished = game.is_over
+    finished = bool(game.end)
+    resigned, flagged = game._resigned, game._flagged
     # rank key per side: a side that resigned ranks below every side that did not.
-    resigned_side = [False] * nsides
-    for s in range(game.players):
-        if game._resigned[s]:
-            resigned_side[side[s]] = True
-    key = [(not resigned_side[i], side_levels[i]) for i in range(nsides)]
+    if True in resigned:
+        resigned_side = [False] * nsides
+        for s in range(players):
+            if resigned[s]:
+                resigned_side[side[s]] = True
+        key = list(zip(map(not_, resigned_side), side_levels, strict=True))
+    else:
+        key = [(True, levels) for levels in side_levels]
     if game._winner_side >= 0:
         key[game._winner_side] = (True, (10**6,) * 6)
-    best_other = [
-        max((j for j in range(nsides) if j != i), key=lambda j: key[j], default=-1)
-        for i in range(nsides)
-    ]
+    if nsides == 2:
+        best_other = [1, 0]
+    else:
+        best_other = [
+            max((j for j in range(nsides) if j != i), key=lambda j: key[j], default=-1)
+            for i in range(nsides)
+        ]
     differences: dict[str, Levels] = {}
     if nsides > 1:
         for s, seat in enumerate(seats):
-            mine, other = side_levels[side[s]], side_levels[best_other[side[s]]]
-            differences[seat] = tuple(x - y for x, y in zip(mine, other, strict=True))
+            i = side[s]
+            differences[seat] = tuple(map(sub, side_levels[i], side_levels[best_other[i]]))
     result: str | None = None
     winners: tuple[str, ...] = ()
     if finished:
-        places = [1 + sum(1 for j in range(nsides) if key[j] > key[i]) for i in range(nsides)]
-        if nsides == 1:
-            result = str(side_levels[0][0])
-        elif nsides == 2:
-            result = {(1, 2): "1-0", (2, 1): "0-1"}.get((places[0], places[1]), "½-½")
+        if nsides == 2:
+            first, second = key
+            if first > second:
+                result, places = "1-0", (1, 2)
+            elif second > first:
+                result, places = "0-1", (2, 1)
+            else:
+                result, places = "½-½", (1, 1)
         else:
-            result = "-".join(str(p) for p in places)
-        winners = tuple(seat for s, seat in enumerate(seats) if places[side[s]] == 1)
-        if nsides == 2 and result == "½-½":
-            winners = ()
+            places = tuple(
+                1 + sum(1 for j in range(nsides) if key[j] > key[i]) for i in range(nsides)
+            )
+            result = str(side_levels[0][0]) if nsides == 1 else "-".join(map(str, places))
+        if result != "½-½" or nsides != 2:
+            winners = tuple(seat for s, seat in enumerate(seats) if places[side[s]] == 1)
     if game.partnership:
-        history = tuple(tuple(snap[side[s]] for s in range(game.players)) for snap in game._history)
+        history = tuple(tuple(snap[side[s]] for s in range(players)) for snap in game._history)
     else:
         history = tuple(game._history)
+    scores: dict[str, dict[str, int]] = {}
+    levels: dict[str, Levels] = {}
+    for s, seat in enumerate(seats):
+        i = side[s]
+        scores[seat] = dict(zip(COLOURS, tracks[i], strict=True))
+        levels[seat] = side_levels[i]
     return VerifiedGame(
         seats=tuple(seats),
-        players=game.players,
+        players=players,
         profile=game.profile.name,
         tile_set=game.tile_set.name,
         partnership=game.partnership,
         finished=finished,
         end=game.end,
-        scores={
-            seat: dict(zip(COLOURS, tracks[side[s]], strict=True)) for s, seat in enumerate(seats)
-        },
-        levels={seat: side_levels[side[s]] for s, seat in enumerate(seats)},
+        scores=scores,
+        levels=levels,
         differences=differences,
         result=result,
         winners=winners,
         placements=game.placements,
         bonus_plays=game.bonus_plays,
         swaps=game.swaps,
-        flagged=tuple(seat for s, seat in enumerate(seats) if game._flagged[s]),
-        resigned=tuple(seat for s, seat in enumerate(seats) if game._resigned[s]),
+        flagged=tuple(seat for s, seat in enumerate(seats) if flagged[s])
+        if True in flagged
+        else (),
+        resigned=tuple(seat for s, seat in enumerate(seats) if resigned[s])
+        if True in resigned
+        else (),
         history=history,
     )

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .board import COLOURS
+from .board import COLOURS, Board
 from .errors import EngineError, IllegalActionError, NotationError
 from .game import Game
 from .notation import _CLAIMS, claim_of, read_items
@@ -22,6 +22,7 @@ from .result import VerifiedGame, normalize_result
 __all__ = ["Verdict", "game_for", "replay", "verify"]
 
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+_HALVES: dict[int, dict[str, tuple[int, int]]] = {}  # board radius -> _halves(board)
 _TIME_CONTROL = re.compile(r"\d{1,5}(?:\+\d{1,4}|d\d{1,4})?|-")
 _TWO_SIDED = ("1-0", "0-1", "½-½")
 
@@ -168,9 +169,22 @@ def verify(source: str | bytes | dict[str, Any] | Record) -> Verdict:
     return Verdict(summary, None)
 
 
+def _halves(board: Board) -> dict[str, tuple[int, int]]:
+    """Half-tile token (cell name and colour letter, like ``f10R``) -> (cell, colour index)."""
+    halves = _HALVES.get(board.radius)
+    if halves is None:
+        halves = _HALVES[board.radius] = {
+            name + colour: (cell, k)
+            for name, cell in board.index.items()
+            for colour, k in _COLOUR_INDEX.items()
+        }
+    return halves
+
+
 def _apply_all(game: Game, items: Any, positions: Any) -> None:
     """Apply every action (bare placement tuples or :class:`Action`); the hot loop."""
     index = game.board.index
+    halves = _halves(game.board)
     seat_of = {seat: i for i, seat in enumerate(game.seats)}
     place = game._place
     colour = _COLOUR_INDEX
@@ -179,16 +193,30 @@ def _apply_all(game: Game, items: Any, positions: Any) -> None:
     try:
         for i, item in enumerate(items):
             if type(item) is tuple:
-                seat, first, k1, second, k2, claim_text = item[:6]
-                claim = claims.get(claim_text) if claim_text else None
-                if claim is None and claim_text:
-                    claim = claim_of(claim_text)  # not cached (the cache is bounded)
-            elif item.kind == PLACE:
-                seat, claim, p = item.seat, item.claim, item.placement
-                first, k1, second, k2 = p.first, p.first_colour, p.second, p.second_colour
-            else:
+                seat, first, second, claim_text, _, _, _ = item  # see scan_text
+                if claim_text:
+                    claim = claims.get(claim_text)
+                    if claim is None:
+                        claim = claim_of(claim_text)  # not cached (the cache is bounded)
+                else:
+                    claim = None
+                s = seat_of.get(seat)
+                ha = halves.get(first)
+                hb = halves.get(second)
+                if s is None or ha is None or hb is None:
+                    game._seat(seat)  # raises "seat does not play"
+                    game.board.cell(first[:-1] if ha is None else second[:-1])  # "unknown cell"
+                a, ka = ha  # type: ignore[misc]
+                b, kb = hb  # type: ignore[misc]
+                gains = place(s, a, ka, b, kb)
+                if claim is not None and claim != gains:
+                    raise _claim_error(claim, gains).at(column=positions[i][2])
+                continue
+            if item.kind != PLACE:
                 _apply_other(game, item)
                 continue
+            seat, claim, p = item.seat, item.claim, item.placement
+            first, k1, second, k2 = p.first, p.first_colour, p.second, p.second_colour
             s = seat_of.get(seat)
             a = index.get(first)
             b = index.get(second)
@@ -219,8 +247,8 @@ def _apply_other(game: Game, action: Action) -> None:
 
 def _item_text(item: Any) -> str:
     if type(item) is tuple:
-        seat, c1, k1, c2, k2 = item[:5]
-        return f"{seat} {c1}{k1}-{c2}{k2}"
+        seat, first, second = item[:3]
+        return f"{seat} {first}-{second}"
     return str(item)
 
 

@@ -165,11 +165,30 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
         await self.reply(outcome)
 
 
+class BoardSocket(ClockSocket):
+    """A socket on one board's clock: snapshots, presses (``_press``) and arbiter commands."""
+
+    async def receive_json(self, content, **kwargs):
+        kind = content["type"]
+        if kind == "sync":
+            return await self.send_snapshot()
+        if kind == "press":
+            side, number = _side(content), _int(content, "press")
+            return await self.reply(await database_sync_to_async(self._press)(side, number))
+        if kind in ARBITER_COMMANDS:
+            return await self.arbiter_command(content)
+        raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
+
+    def _press(self, side: str, number: int) -> services.Outcome:
+        """Carry out a press (in a worker thread); who may press depends on the socket."""
+        raise NotImplementedError
+
+
 def _is_arbiter(board: Board, user) -> bool:
     return user is not None and board.round.event.is_arbiter(user)
 
 
-class BoardConsumer(ClockSocket):
+class BoardConsumer(BoardSocket):
     """``ws/board/<token>/``: the players' clock."""
 
     async def connect(self):
@@ -187,17 +206,6 @@ class BoardConsumer(ClockSocket):
         services.clock_for(board)
         return board, _is_arbiter(board, self.scope.get("user"))
 
-    async def receive_json(self, content, **kwargs):
-        kind = content["type"]
-        if kind == "sync":
-            return await self.send_snapshot()
-        if kind == "press":
-            side, number = _side(content), _int(content, "press")
-            return await self.reply(await database_sync_to_async(self._press)(side, number))
-        if kind in ARBITER_COMMANDS:
-            return await self.arbiter_command(content)
-        raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
-
     def _press(self, side: str, number: int) -> services.Outcome:
         access.recheck(self.board.pk, self.board.token)  # a token revoked since connecting
         user = self.scope.get("user")
@@ -211,7 +219,7 @@ class BoardConsumer(ClockSocket):
             await self.refuse(str(refused), accepted=True)
 
 
-class SpectateConsumer(ClockSocket):
+class SpectateConsumer(BoardSocket):
     """``ws/spectate/<board_id>/``: read only, except for an arbiter's session."""
 
     async def connect(self):
@@ -232,21 +240,11 @@ class SpectateConsumer(ClockSocket):
         services.clock_for(board)
         return board, _is_arbiter(board, self.scope.get("user"))
 
-    async def receive_json(self, content, **kwargs):
-        kind = content["type"]
-        if kind == "sync":
-            return await self.send_snapshot()
-        if kind == "press":
-            if not self.is_arbiter:
-                raise BadMessage(_("Spectators cannot press the clock."))
-            side, number = _side(content), _int(content, "press")
-            user = self.scope["user"]
-            outcome = await database_sync_to_async(services.press)(
-                self.board, side, number, who=user.get_username(), user=user)
-            return await self.reply(outcome)
-        if kind in ARBITER_COMMANDS:
-            return await self.arbiter_command(content)
-        raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
+    def _press(self, side: str, number: int) -> services.Outcome:
+        if not self.is_arbiter:
+            raise BadMessage(_("Spectators cannot press the clock."))
+        user = self.scope["user"]
+        return services.press(self.board, side, number, who=user.get_username(), user=user)
 
 
 class HallConsumer(ClockSocket):

@@ -74,16 +74,19 @@ def _replay(board: Board, actions: list[dict[str, Any]]) -> Game:
     return replay({"tags": tags_for(board), "actions": clean})
 
 
-def _live(board: Board, *, lock: bool = False) -> LiveGame:
+def _live(board: Board) -> LiveGame:
+    """The board's live game row, created if missing and locked until the transaction ends."""
     if board.is_bye:
         raise LiveRefused(_("A bye has no game."))
-    query = LiveGame.objects.select_for_update() if lock else LiveGame.objects
-    live, _created = query.get_or_create(board=board)
+    live, _created = LiveGame.objects.select_for_update().get_or_create(board=board)
     return live
 
 
 def state(board: Board) -> LiveState:
-    live = _live(board)
+    """The game as entered so far (reading writes nothing: no entry, no row yet)."""
+    if board.is_bye:
+        raise LiveRefused(_("A bye has no game."))
+    live = LiveGame.objects.filter(board=board).first() or LiveGame(board=board)
     return LiveState(live.version, live.actions, _replay(board, live.actions),
                      live.confirmed, live.record_id)
 
@@ -142,7 +145,7 @@ def _press_number(board: Board) -> int | None:
 @transaction.atomic
 def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveState:
     """Apply one entry if the engine accepts it and nobody else entered meanwhile."""
-    live = _live(board, lock=True)
+    live = _live(board)
     if live.record_id is not None:
         raise LiveRefused(_("The game is confirmed; ask the arbiter for corrections."))
     if expected_version != live.version:
@@ -180,7 +183,7 @@ def _apply(game: Game, action) -> None:
 @transaction.atomic
 def undo(board: Board, *, expected_version: int) -> LiveState:
     """Take back the last entry (a mis-tap), before the game is confirmed."""
-    live = _live(board, lock=True)
+    live = _live(board)
     if live.record_id is not None:
         raise LiveRefused(_("The game is confirmed; ask the arbiter for corrections."))
     if expected_version != live.version:
@@ -217,7 +220,7 @@ def confirm(board: Board, seat: str, *, expected_version: int):
     """A player confirms the finished game; when both have, the record is submitted."""
     from games import services as game_services
 
-    live = _live(board, lock=True)
+    live = _live(board)
     if seat not in SEATS:
         raise LiveRefused(_("Seat must be A or B."))
     if expected_version != live.version:

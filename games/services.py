@@ -44,19 +44,18 @@ class Submission:
     conflict: bool
 
 
-def _read(source: str | bytes) -> tuple[Record, VerifiedGame]:
+def _text(source: str | bytes) -> str:
+    """The record as text for the error page (bytes that are not UTF-8 shown replaced)."""
+    return source if isinstance(source, str) else source.decode("utf-8", errors="replace")
+
+
+def _check_size(source: str | bytes) -> None:
     size = len(source.encode("utf-8") if isinstance(source, str) else source)
     if size > MAX_RECORD_BYTES:
         raise RecordRejected(
             _("The record is %(size)d KB; the limit is %(limit)d KB.")
             % {"size": size // 1024, "limit": MAX_RECORD_BYTES // 1024}
         )
-    text = source if isinstance(source, str) else source.decode("utf-8", errors="replace")
-    verdict = verify(source)
-    if not verdict.ok:
-        error = verdict.error
-        raise RecordRejected(error.reason, error.line, text)
-    return parse_record(source), verdict.game
 
 
 def _check_header(record: Record, board: Board, text: str) -> None:
@@ -91,16 +90,22 @@ def _check_header(record: Record, board: Board, text: str) -> None:
 
 
 def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGame]:
-    """Verify a record for a board without writing anything (raises ``RecordRejected``)."""
+    """Verify a record for a board without writing anything (raises ``RecordRejected``).
+
+    The record is parsed once; the engine replays that parsed record.
+    """
     if board.is_bye:
         raise RecordRejected(_("A bye has no game record."))
+    _check_size(source)
     try:
-        record, game = _read(source)
-    except EngineError as exc:  # the engine's own error type, whatever the input
-        raise RecordRejected(exc.reason, exc.line) from exc
-    text = source if isinstance(source, str) else source.decode("utf-8", errors="replace")
-    _check_header(record, board, text)
-    return record, game
+        record = parse_record(source)  # the engine's own error type, whatever the input
+    except EngineError as exc:
+        raise RecordRejected(exc.reason, exc.line, _text(source)) from exc
+    verdict = verify(record)
+    if not verdict.ok:
+        raise RecordRejected(verdict.error.reason, verdict.error.line, _text(source))
+    _check_header(record, board, _text(source))
+    return record, verdict.game
 
 
 def board_for_record(event, source: str | bytes) -> Board:

@@ -44,6 +44,6 @@ def build_demo_event(arbiter) -> tuple[Event, bool]:
     for index, (name, club) in enumerate(DEMO_PLAYERS):
         services.add_player(event, name=name, club=club, rating=2100 - 37 * index)
     simulation.run(event, rng, rounds=ROUNDS_PLAYED, user=arbiter)
-    current = services.pair_next_round(event, user=arbiter)
+    current = services.pair_next_round(event)
     services.publish_round(current)
     return event, True

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from tournament import pairing as core
 from tournament.models import Absence, Board, Event, Result, Round
+from tournament.standings_bridge import complete_rounds
 
 _ABSENCE_CODE = {
     Decimal("0"): core.Result.ZERO_BYE,
@@ -145,8 +146,6 @@ def warnings_for(round_: Round) -> list[core.PairingWarning]:
 
 def export_trf(event: Event) -> str:
     """The event as TRF-16: every round whose results are all in."""
-    from tournament.standings_bridge import complete_rounds
-
     done = complete_rounds(event)
     nxt = done + 1 if done < event.rounds_planned else None
     return core.export_trf(build_event(event, done, nxt))

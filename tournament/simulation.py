@@ -75,7 +75,7 @@ def run(event: Event, rng: random.Random, *, rounds: int | None = None, user=Non
     """Pair, publish and play rounds until ``rounds`` (default: all planned) are done."""
     target = min(rounds or event.rounds_planned, event.rounds_planned)
     while services.next_round_number(event) <= target:
-        round_ = services.pair_next_round(event, user=user)
+        round_ = services.pair_next_round(event)
         services.publish_round(round_)
         play_round(round_, rng, user=user)
         if progress:

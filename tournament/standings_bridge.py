@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from django.db.models import Count, Q
 
-from tournament.models import Absence, Event, Result, Round
+from tournament.models import Absence, Event, Result
 from tournament.standings import (
     TIEBREAKS,
     Bye,
@@ -110,7 +110,3 @@ def crosstable(event: Event, after_round: int | None = None):
     results = event_results(event, after_round)
     table = compute_standings(results, event.tiebreaks, after_round=after_round)
     return table, build_crosstable(results, table)
-
-
-def rounds_played(event: Event) -> list[int]:
-    return list(Round.objects.filter(event=event).values_list("number", flat=True))

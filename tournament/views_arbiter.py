@@ -163,7 +163,7 @@ def round_pair(request, event):
         if request.POST.get("manual") == "1":
             round_ = services.start_manual_round(event, reason=request.POST.get("reason", ""))
         else:
-            round_ = services.pair_next_round(event, user=request.user)
+            round_ = services.pair_next_round(event)
     except services.ServiceError as exc:
         _fail(request, exc)
         return redirect("arbiter_dashboard", event.slug)
@@ -193,7 +193,7 @@ def round_action(request, event, number, action):
             services.close_round(round_)
             messages.success(request, _("Round %(n)d closed.") % {"n": number})
         elif action == "repair":
-            services.repair_round(round_, user=request.user, reason=request.POST.get("reason", ""))
+            services.repair_round(round_, reason=request.POST.get("reason", ""))
             messages.success(request, _("Round %(n)d paired again.") % {"n": number})
         elif action == "schedule":
             services.schedule_round(round_, request.POST.get("starts_at", ""))

@@ -18,7 +18,7 @@ from tournament.tables import (
     ResultsTable,
     StandingsTable,
 )
-from tournament.templatetags.ingenious import lowest_text
+from tournament.templatetags.ingenious import lowest_text, vp
 
 
 def home(request):
@@ -185,8 +185,6 @@ def results(request, slug):
 
 
 def _result_text(board: Board, result: Result | None) -> str:
-    from tournament.templatetags.ingenious import vp
-
     if result is None:
         return ""
     if board.is_bye:

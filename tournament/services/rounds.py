@@ -136,7 +136,7 @@ def _check_ready_to_pair(event: Event, number: int) -> None:
         raise ServiceError(_("A round robin cannot take late entries; choose Swiss instead."))
 
 
-def _write_boards(round_: Round, pairing, *, user=None) -> None:
+def _write_boards(round_: Round, pairing) -> None:
     """Store the core's pairing; byes and round-robin games of absent players get results."""
     event = round_.event
     by_seed = {p.seed: p for p in event.players.all()}
@@ -149,10 +149,10 @@ def _write_boards(round_: Round, pairing, *, user=None) -> None:
         record_result(bye, Result.Kind.BYE, source=Result.Source.PAIRING,
                       entered_by_label="pairing")
     if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
-        _forfeit_absent_round_robin_games(round_, user=user)
+        _forfeit_absent_round_robin_games(round_)
 
 
-def _forfeit_absent_round_robin_games(round_: Round, *, user=None) -> None:
+def _forfeit_absent_round_robin_games(round_: Round) -> None:
     """Round robin: games of withdrawn or absent players become forfeits (rules decision)."""
     absent = set(
         Absence.objects.filter(player__event=round_.event, round_number=round_.number)
@@ -173,7 +173,7 @@ def _forfeit_absent_round_robin_games(round_: Round, *, user=None) -> None:
 
 
 @transaction.atomic
-def pair_next_round(event: Event, *, user=None) -> Round:
+def pair_next_round(event: Event) -> Round:
     """Pair the next round with the real pairing code and store it as a draft.
 
     Refuses while the previous round has missing results. When no legal Swiss pairing exists
@@ -196,7 +196,7 @@ def pair_next_round(event: Event, *, user=None) -> Round:
     if previous is not None and previous.status == Round.Status.PUBLISHED:
         close_round(previous)
     round_ = Round.objects.create(event=event, number=number)
-    _write_boards(round_, pairing, user=user)
+    _write_boards(round_, pairing)
     return round_
 
 
@@ -220,7 +220,7 @@ def _results_entered(round_: Round) -> bool:
 
 
 @transaction.atomic
-def repair_round(round_: Round, *, user=None, reason: str = "") -> Round:
+def repair_round(round_: Round, *, reason: str = "") -> Round:
     """Pair the latest round again (only while no result has been entered)."""
     event = Event.objects.select_for_update().get(pk=round_.event_id)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
@@ -239,7 +239,7 @@ def repair_round(round_: Round, *, user=None, reason: str = "") -> Round:
     round_.boards.all().delete()
     round_.pairing_note = _("Paired again: %(r)s") % {"r": reason.strip()}
     round_.save(update_fields=["pairing_note"])
-    _write_boards(round_, pairing, user=user)
+    _write_boards(round_, pairing)
     return round_
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required, permission_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -32,7 +32,9 @@ def _fail(request, exc) -> None:
 
 
 @login_required
+@permission_required("tournament.add_event", raise_exception=True)
 def event_create(request):
+    """Organisers only (the ``add_event`` permission, given in the admin): 403 for others."""
     form = EventForm(request.POST or None, tiebreak_names=tiebreak_registry())
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "tiebreak_order"}

@@ -19,12 +19,13 @@ from tournament.standings import (
     display,
     format_points,
     table,
+    tiebreaks,
 )
 from tournament.standings.display import format_signed, format_vector
 from tournament.standings.table import place_label
 
 
-@pytest.mark.parametrize("module", [standings_pkg, display, table])
+@pytest.mark.parametrize("module", [standings_pkg, display, table, tiebreaks])
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0

@@ -18,10 +18,23 @@ from .display import format_points
 from .errors import InvalidEventError, InvalidResultError, StandingsError, UnknownTiebreakError
 from .model import Bye, EventResults, Game, Player, PlayerId, ResultKind
 from .table import StandingRow, Standings, compute_standings
-from .tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, Tiebreak, TiebreakValue, get_tiebreak
+from .tiebreaks import (
+    COLOUR_BY_COLOUR,
+    CUMULATIVE,
+    DEFAULT_TIEBREAKS,
+    READINGS,
+    TIEBREAKS,
+    Tiebreak,
+    TiebreakValue,
+    get_tiebreak,
+    progressive_readings,
+)
 
 __all__ = [
+    "COLOUR_BY_COLOUR",
+    "CUMULATIVE",
     "DEFAULT_TIEBREAKS",
+    "READINGS",
     "TIEBREAKS",
     "Bye",
     "CrosstableCell",
@@ -43,4 +56,5 @@ __all__ = [
     "compute_standings",
     "format_points",
     "get_tiebreak",
+    "progressive_readings",
 ]

@@ -114,10 +114,13 @@ class Context:
         """Per-call memo for values several criteria share (Buchholz contributions)."""
 
     def adjusted_score2(self, pid: PlayerId) -> int:
-        """A player's score as an *opponent* in Buchholz-type tiebreaks (C.07 2023, 16.3).
+        """A player's score as an *opponent* in Buchholz and Sonneborn–Berger (C.07, 16.3).
 
-        Rounds after the player's last round "available to play" (a withdrawal: only
-        voluntarily unplayed rounds follow) count as draws, whatever they actually scored.
+        After the player's last round that is not voluntarily unplayed (a withdrawal, or
+        requested byes to the end), a round without any opponent (absence, requested bye, no
+        entry: category 16.2.5) counts as a draw (16.3.2). Every other round counts the VP
+        actually scored (16.3.1): a forfeit loss or double forfeit among those last rounds
+        still counts 0, since the player was paired.
         """
         cached = self._adjusted2.get(pid)
         if cached is not None:
@@ -126,7 +129,10 @@ class Context:
         last = len(entries)
         while last > 0 and entries[last - 1].voluntarily_unplayed:
             last -= 1
-        value = sum(e.vp2 for e in entries[:last]) + (len(entries) - last)
+        value = self.records[pid].vp2
+        for entry in entries[last:]:
+            if entry.opponent is None:
+                value += 1 - entry.vp2
         self._adjusted2[pid] = value
         return value
 

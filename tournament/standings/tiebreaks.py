@@ -8,6 +8,10 @@ column header and a one-line ``definition`` shown on screen, and gives every pla
 Most criteria are a number per player. Head-to-head is not: it looks at the group of players
 still tied when it is applied, so its ``evaluate`` takes that group. The table algorithm
 (``table.py``) treats both kinds alike: evaluate a tied group, split it on the values.
+
+"Progressive" in tournament-rules.md section 6 has two readings; each colour criterion exists in
+both, and a criterion's ``reading`` says which (``None`` for the others). The settings and
+standings pages use :func:`progressive_readings` to state the reading an event uses.
 """
 
 from __future__ import annotations
@@ -26,13 +30,33 @@ from .model import PlayerId
 from .records import Context, Entry
 
 __all__ = [
+    "COLOUR_BY_COLOUR",
+    "CUMULATIVE",
     "DEFAULT_TIEBREAKS",
+    "READINGS",
     "TIEBREAKS",
     "Tiebreak",
     "TiebreakValue",
     "get_tiebreak",
+    "progressive_readings",
     "resolve_tiebreaks",
 ]
+
+COLOUR_BY_COLOUR = "colour-by-colour"
+CUMULATIVE = "cumulative"
+READINGS: Mapping[str, str] = MappingProxyType(
+    {
+        COLOUR_BY_COLOUR: (
+            "sums over the played games, lowest colour first; if equal, the second-lowest, "
+            "and so on"
+        ),
+        CUMULATIVE: (
+            "sum of the running totals after each round, so early games weigh more; lowest "
+            "colour first; if equal, the second-lowest, and so on"
+        ),
+    }
+)
+"""The two readings of "progressive" (tournament-rules.md 6), with a phrase for the screen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +80,8 @@ class Tiebreak(ABC):
     key: ClassVar[str]
     label: ClassVar[str]
     definition: ClassVar[str]
+    reading: ClassVar[str | None] = None
+    """For the progressive colour criteria, :data:`COLOUR_BY_COLOUR` or :data:`CUMULATIVE`."""
 
     @abstractmethod
     def evaluate(
@@ -125,7 +151,7 @@ class HeadToHead(Tiebreak):
 
 
 class LowestColourDifference(_PlayerTiebreak):
-    """Progressive difference of the lowest colours (tournament-rules.md 6.2)."""
+    """Progressive difference of the lowest colours, colour by colour (tournament-rules.md 6.2)."""
 
     key = "lowest_colour_difference"
     label = "Diff"
@@ -133,16 +159,14 @@ class LowestColourDifference(_PlayerTiebreak):
         "Sum over played games of own lowest colour minus the opponent's lowest; "
         "if equal, the same for the second-lowest, and so on."
     )
+    reading = COLOUR_BY_COLOUR
 
     def value(self, ctx: Context, pid: PlayerId) -> TiebreakValue:
-        vector = ctx.records[pid].difference
-        return TiebreakValue(
-            self.key, vector, format_signed(vector[0]), format_vector(vector, signed=True)
-        )
+        return _colour_value(self.key, ctx.records[pid].difference, signed=True)
 
 
 class LowestColourLevel(_PlayerTiebreak):
-    """Progressive level of the lowest colours (tournament-rules.md 6.3)."""
+    """Progressive level of the lowest colours, colour by colour (tournament-rules.md 6.3)."""
 
     key = "lowest_colour_level"
     label = "Level"
@@ -150,18 +174,80 @@ class LowestColourLevel(_PlayerTiebreak):
         "Sum over played games of own lowest colour; "
         "if equal, the sum of own second-lowest, and so on."
     )
+    reading = COLOUR_BY_COLOUR
 
     def value(self, ctx: Context, pid: PlayerId) -> TiebreakValue:
-        vector = ctx.records[pid].level
-        return TiebreakValue(self.key, vector, str(vector[0]), format_vector(vector))
+        return _colour_value(self.key, ctx.records[pid].level, signed=False)
+
+
+class LowestColourDifferenceCumulative(_PlayerTiebreak):
+    """The difference criterion in the cumulative (chess) reading of "progressive".
+
+    The per-colour running total of the differences after each round 1..R, summed over the
+    rounds: a game of round r counts R − r + 1 times, so early games weigh more. A round without
+    colour scores adds 0 to its running total, which still counts.
+    """
+
+    key = "lowest_colour_difference_cumulative"
+    label = "CDiff"
+    definition = (
+        "Sum of the running totals after each round of own lowest colour minus the opponent's "
+        "lowest (games without scores add 0); if equal, the same for the second-lowest, and so on."
+    )
+    reading = CUMULATIVE
+
+    def value(self, ctx: Context, pid: PlayerId) -> TiebreakValue:
+        return _colour_value(self.key, _cumulative(ctx, pid, difference=True), signed=True)
+
+
+class LowestColourLevelCumulative(_PlayerTiebreak):
+    """The level criterion in the cumulative (chess) reading of "progressive"."""
+
+    key = "lowest_colour_level_cumulative"
+    label = "CLevel"
+    definition = (
+        "Sum of the running totals after each round of own lowest colour (games without scores "
+        "add 0); if equal, the same for the second-lowest, and so on."
+    )
+    reading = CUMULATIVE
+
+    def value(self, ctx: Context, pid: PlayerId) -> TiebreakValue:
+        return _colour_value(self.key, _cumulative(ctx, pid, difference=False), signed=False)
+
+
+def _colour_value(key: str, vector: tuple[int, ...], signed: bool) -> TiebreakValue:
+    """A colour vector as a value: compared whole, the lowest colour shown, all in the detail."""
+    shown = format_signed(vector[0]) if signed else str(vector[0])
+    return TiebreakValue(key, vector, shown, format_vector(vector, signed=signed))
+
+
+def _cumulative(ctx: Context, pid: PlayerId, difference: bool) -> tuple[int, ...]:
+    """Per colour rank, the sum over rounds 1..R of the running total after that round.
+
+    Summing running totals is summing each round's value weighted by the number of running
+    totals it is part of: the game of round r (1-based) counts R − r + 1 times.
+    """
+    entries = ctx.records[pid].entries
+    rounds = len(entries)
+    totals = [0, 0, 0, 0, 0, 0]
+    for index, entry in enumerate(entries):
+        own, other = entry.levels, entry.opponent_levels
+        if own is None or other is None:
+            continue
+        weight = rounds - index
+        for colour in range(6):
+            value = own[colour] - other[colour] if difference else own[colour]
+            totals[colour] += weight * value
+    return tuple(totals)
 
 
 def _opponent_score2(ctx: Context, pid: PlayerId, entry: Entry) -> tuple[int, bool]:
-    """(score in half points, is dummy) of the opponent counted for one round (C.07 2023, 16).
+    """(score in half points, is dummy) of the opponent counted for one round (C.07, 16).
 
-    A game played over the board counts the real opponent's adjusted score; any unplayed round
-    of the player (bye, forfeit either way, absence, decision without scores) counts a dummy
-    opponent with the player's own score.
+    A game played over the board counts the real opponent's adjusted score (16.3, see
+    :meth:`Context.adjusted_score2`); any unplayed round of the player (bye, forfeit either way,
+    absence, decision without scores) counts a dummy opponent with the player's own final VP
+    (16.4), as FIDE's Tie-Break Server does.
     """
     if entry.over_the_board and entry.opponent is not None:
         return ctx.adjusted_score2(entry.opponent), False
@@ -169,13 +255,14 @@ def _opponent_score2(ctx: Context, pid: PlayerId, entry: Entry) -> tuple[int, bo
 
 
 class Buchholz(_PlayerTiebreak):
-    """FIDE C.07 (2023) Buchholz with its unplayed-round rules."""
+    """FIDE C.07 (2023, unchanged in 2024) Buchholz with its unplayed-round rules (article 16)."""
 
     key = "buchholz"
     label = "BH"
     definition = (
-        "Sum of the opponents' VP (FIDE): own unplayed rounds count an opponent with one's own "
-        "VP, an opponent's rounds after withdrawing count as draws."
+        "Sum of the opponents' VP (FIDE C.07): an own unplayed round counts a dummy opponent with "
+        "one's own VP; in an opponent's VP, absences after their last round not voluntarily "
+        "missed count as draws, forfeit losses as 0."
     )
     cut = 0
 
@@ -209,13 +296,13 @@ def _half_text(value2: int) -> str:
 
 
 class BuchholzCut1(Buchholz):
-    """Buchholz without its least significant contribution (C.07 2023, 14.1 and 16.5)."""
+    """Buchholz without its least significant contribution (C.07, 14.1 and 16.5)."""
 
     key = "buchholz_cut1"
     label = "BH-C1"
     definition = (
-        "Buchholz without its lowest contribution; a voluntarily unplayed round "
-        "(absence, forfeit loss) is cut first."
+        "Buchholz without its lowest contribution; if the player has voluntarily unplayed rounds "
+        "(absence, forfeit loss, double forfeit), the lowest of those is cut instead."
     )
     cut = 1
 
@@ -234,13 +321,13 @@ def _cut(
 
 
 class SonnebornBerger(_PlayerTiebreak):
-    """FIDE C.07 (2023) Sonneborn–Berger with the same unplayed-round rules as Buchholz."""
+    """FIDE C.07 (2023, unchanged in 2024) Sonneborn–Berger: Buchholz's opponents, weighted."""
 
     key = "sonneborn_berger"
     label = "SB"
     definition = (
-        "Sum over rounds of own VP times that opponent's VP (FIDE): own unplayed rounds use "
-        "one's own VP as the opponent's."
+        "Sum over rounds of own VP times that round's opponent's VP as counted for Buchholz "
+        "(FIDE C.07): an own unplayed round uses one's own VP."
     )
 
     def value(self, ctx: Context, pid: PlayerId) -> TiebreakValue:
@@ -253,7 +340,7 @@ class SonnebornBerger(_PlayerTiebreak):
 
 
 class WinsPlayed(_PlayerTiebreak):
-    """FIDE C.07 (2023) WON: games won over the board."""
+    """FIDE C.07 WON: games won over the board."""
 
     key = "wins_played"
     label = "WON"
@@ -268,7 +355,7 @@ class WinsPlayed(_PlayerTiebreak):
 
 
 class Wins(_PlayerTiebreak):
-    """FIDE C.07 (2023) WIN: rounds with a full point, played or not."""
+    """FIDE C.07 WIN: rounds with a full point, played or not."""
 
     key = "wins"
     label = "WIN"
@@ -288,6 +375,8 @@ TIEBREAKS: Mapping[str, Tiebreak] = MappingProxyType(
             HeadToHead(),
             LowestColourDifference(),
             LowestColourLevel(),
+            LowestColourDifferenceCumulative(),
+            LowestColourLevelCumulative(),
             SonnebornBerger(),
             Buchholz(),
             BuchholzCut1(),
@@ -326,3 +415,22 @@ def resolve_tiebreaks(names: Iterable[str]) -> tuple[Tiebreak, ...]:
             raise UnknownTiebreakError(f"tiebreak {name!r} is listed twice")
         resolved.append(tiebreak)
     return tuple(resolved)
+
+
+def progressive_readings(names: Iterable[str]) -> tuple[str, ...]:
+    """The readings of "progressive" an event's tiebreak list uses, in list order, each once.
+
+    ``("colour-by-colour",)`` for the default list, ``("cumulative",)`` when only cumulative
+    colour criteria are listed, both when the arbiter mixed them, ``()`` without any colour
+    criterion. Names are checked as by :func:`resolve_tiebreaks`.
+
+    >>> progressive_readings(DEFAULT_TIEBREAKS)
+    ('colour-by-colour',)
+    >>> progressive_readings(["head_to_head", "lowest_colour_level_cumulative", "buchholz"])
+    ('cumulative',)
+    """
+    readings: list[str] = []
+    for tiebreak in resolve_tiebreaks(names):
+        if tiebreak.reading is not None and tiebreak.reading not in readings:
+            readings.append(tiebreak.reading)
+    return tuple(readings)

@@ -171,3 +171,48 @@ def test_crosstable_cells_add_up_to_vp(event: EventResults) -> None:
     for row in build_crosstable(event, standings):
         assert sum((cell.vp for cell in row.cells if cell), Fraction(0)) == row.vp
         assert row.firsts + row.seconds <= standings.rounds
+
+
+READING_PAIRS = [
+    ("lowest_colour_difference", "lowest_colour_difference_cumulative"),
+    ("lowest_colour_level", "lowest_colour_level_cumulative"),
+]
+
+
+@settings(deadline=None, max_examples=100)
+@given(events())
+def test_cumulative_reading_sums_the_colour_by_colour_sums_after_each_round(
+    event: EventResults,
+) -> None:
+    # The running total after round k is the colour-by-colour sum of the standings after
+    # round k; the cumulative reading adds those up for k = 1..R, per colour rank.
+    keys = [key for pair in READING_PAIRS for key in pair]
+    last = compute_standings(event, keys)
+    running = {row.player_id: {key: [0] * 6 for key, _ in READING_PAIRS} for row in last}
+    for after in range(1, last.rounds + 1):
+        for row in compute_standings(event, keys, after_round=after):
+            for by_colour, _ in READING_PAIRS:
+                vector = row.tiebreak(by_colour).sort_key
+                totals = running[row.player_id]
+                totals[by_colour] = [a + b for a, b in zip(totals[by_colour], vector, strict=True)]
+    for row in last:
+        for by_colour, cumulative in READING_PAIRS:
+            assert list(row.tiebreak(cumulative).sort_key) == running[row.player_id][by_colour]
+
+
+@settings(deadline=None, max_examples=100)
+@given(events())
+def test_cumulative_differences_cancel_out(event: EventResults) -> None:
+    # Both players of a scored game count its difference with opposite signs and the same weight.
+    rows = compute_standings(event, ["lowest_colour_difference_cumulative"]).rows
+    columns = zip(*(row.tiebreaks[0].sort_key for row in rows), strict=True)
+    assert all(sum(column) == 0 for column in columns)
+
+
+@settings(deadline=None, max_examples=100)
+@given(events(max_rounds=1))
+def test_both_readings_agree_on_a_single_round(event: EventResults) -> None:
+    keys = [key for pair in READING_PAIRS for key in pair]
+    for row in compute_standings(event, keys):
+        for by_colour, cumulative in READING_PAIRS:
+            assert row.tiebreak(cumulative).sort_key == row.tiebreak(by_colour).sort_key

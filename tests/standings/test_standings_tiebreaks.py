@@ -7,7 +7,10 @@ from fractions import Fraction
 import pytest
 
 from tournament.standings import (
+    COLOUR_BY_COLOUR,
+    CUMULATIVE,
     DEFAULT_TIEBREAKS,
+    READINGS,
     TIEBREAKS,
     Bye,
     EventResults,
@@ -18,6 +21,7 @@ from tournament.standings import (
     UnknownTiebreakError,
     compute_standings,
     get_tiebreak,
+    progressive_readings,
 )
 from tournament.standings.tiebreaks import resolve_tiebreaks
 
@@ -178,3 +182,115 @@ def test_wins_and_wins_played_differ_on_unplayed_points() -> None:
     row = compute_standings(event, ["wins", "wins_played"]).row("a")
     assert row.tiebreak("wins").sort_key == (3,)
     assert row.tiebreak("wins_played").sort_key == (1,)
+
+
+def test_opponent_withdrawing_after_a_forfeit_loss_counts_it_as_zero() -> None:
+    # b: lost to a (round 1), lost by forfeit to c (round 2), no entry in round 3 (withdrawn).
+    # C.07 16.3: the forfeit loss (16.2.4) counts the 0 scored; only the round without any
+    # opponent (16.2.5) counts as a draw. b's adjusted score: 0 + 0 + ½.
+    players = _players("a", "b", "c")
+    games = [Game.played(1, "a", "b", WIN, LOSS), Game.forfeit(2, "c", "b", absent="b")]
+    event = EventResults(players, games, [Bye(2, "a"), Bye(3, "a"), Bye(3, "c")])
+    row = compute_standings(event, ["buchholz", "sonneborn_berger"]).row("a")
+    own = Fraction(3)
+    assert row.tiebreak("buchholz").sort_key == (Fraction(1, 2) + own + own,)
+    assert row.tiebreak("buchholz").detail == "½ + 3* + 3*"
+    assert row.tiebreak("sonneborn_berger").sort_key == (Fraction(1, 2) + own + own,)
+
+
+def test_a_requested_absence_before_a_played_round_counts_its_vp() -> None:
+    # b is absent in round 2 (0 VP) and plays again in round 3: the absence is category 16.2.3
+    # and counts the 0 scored, not a draw.
+    players = _players("a", "b", "c")
+    games = [Game.played(1, "a", "b", WIN, LOSS), Game.played(3, "b", "c", WIN, LOSS)]
+    byes = [Bye(1, "c"), Bye(2, "a"), Bye(2, "b", ResultKind.ABSENT, 0), Bye(2, "c"),
+            Bye(3, "a")]
+    row = compute_standings(EventResults(players, games, byes), ["buchholz"]).row("a")
+    assert row.tiebreak("buchholz").detail == "1 + 3* + 3*"
+
+
+def test_cumulative_reading_weighs_early_games_more() -> None:
+    # a: round 1 lowest colours 7 v 4 (+3); round 2 a bye (adds 0, its running total counts);
+    # round 3 lowest colours 5 v 6 (−1). Running totals 3, 3, 2: cumulative difference +8;
+    # levels 7, 7, 12: cumulative level 26. Colour-by-colour: +2 and 12.
+    players = _players("a", "b", "c")
+    games = [
+        Game.played(1, "a", "b", (7, 9, 9, 9, 9, 9), (4, 9, 9, 9, 9, 9)),
+        Game.played(2, "b", "c", WIN, LOSS),
+        Game.played(3, "c", "a", (6, 6, 6, 6, 6, 6), (5, 8, 8, 8, 8, 8)),
+    ]
+    event = EventResults(players, games, [Bye(2, "a"), Bye(1, "c"), Bye(3, "b")])
+    keys = [
+        "lowest_colour_difference",
+        "lowest_colour_level",
+        "lowest_colour_difference_cumulative",
+        "lowest_colour_level_cumulative",
+    ]
+    row = compute_standings(event, keys).row("a")
+    difference, level, cumulative_difference, cumulative_level = row.tiebreaks
+    assert difference.sort_key == (2, 2, 2, 2, 2, 2)
+    assert level.sort_key == (12, 17, 17, 17, 17, 17)
+    # second-lowest: +0 (round 1) then +2 (round 3): running totals 0, 0, 2.
+    assert cumulative_difference.sort_key == (8, 2, 2, 2, 2, 2)
+    assert (cumulative_difference.display, cumulative_difference.detail) == (
+        "+8", "+8 +2 +2 +2 +2 +2"
+    )
+    # levels: 7, 7, 12 -> 26; second-lowest 9, 9, 17 -> 35.
+    assert cumulative_level.sort_key == (26, 35, 35, 35, 35, 35)
+    assert cumulative_level.display == "26"
+    # After round 2 the same reading has only two running totals: 3 + 3.
+    early = compute_standings(event, keys, after_round=2).row("a")
+    assert early.tiebreak("lowest_colour_difference_cumulative").sort_key[0] == 6
+
+
+def test_cumulative_reading_can_order_players_differently() -> None:
+    # x wins by +4 in round 1 and loses by −1 in round 2; y loses by −1 first, then wins by +4.
+    # Same VP, same colour-by-colour sum (+3); cumulatively x has 4 + 3 = 7, y −1 + 3 = 2.
+    players = _players("x", "y", "p", "q")
+    games = [
+        Game.played(1, "x", "p", (9, 9, 9, 9, 9, 9), (5, 9, 9, 9, 9, 9)),
+        Game.played(1, "y", "q", (7, 9, 9, 9, 9, 9), (8, 9, 9, 9, 9, 9)),
+        Game.played(2, "x", "q", (7, 9, 9, 9, 9, 9), (8, 9, 9, 9, 9, 9)),
+        Game.played(2, "y", "p", (9, 9, 9, 9, 9, 9), (5, 9, 9, 9, 9, 9)),
+    ]
+    event = EventResults(players, games)
+    by_colour = compute_standings(event, ["lowest_colour_difference"])
+    # q beat both (2 VP); x and y, 1 VP each, share 2nd–3rd on the colour-by-colour sums.
+    assert by_colour.row("x").place == by_colour.row("y").place == "2–3"
+    cumulative = compute_standings(event, ["lowest_colour_difference_cumulative"])
+    assert [row.player_id for row in cumulative][1:3] == ["x", "y"]
+    assert cumulative.row("x").tiebreak("lowest_colour_difference_cumulative").sort_key[0] == 7
+    assert cumulative.row("y").tiebreak("lowest_colour_difference_cumulative").sort_key[0] == 2
+
+
+def test_each_colour_criterion_names_its_reading() -> None:
+    readings = {key: tb.reading for key, tb in TIEBREAKS.items() if tb.reading is not None}
+    assert readings == {
+        "lowest_colour_difference": COLOUR_BY_COLOUR,
+        "lowest_colour_level": COLOUR_BY_COLOUR,
+        "lowest_colour_difference_cumulative": CUMULATIVE,
+        "lowest_colour_level_cumulative": CUMULATIVE,
+    }
+    assert set(READINGS) == {COLOUR_BY_COLOUR, CUMULATIVE}
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        (DEFAULT_TIEBREAKS, ("colour-by-colour",)),
+        (["head_to_head", "lowest_colour_level_cumulative"], ("cumulative",)),
+        (["buchholz", "wins"], ()),
+        ([], ()),
+        (
+            ["lowest_colour_difference_cumulative", "lowest_colour_level", "head_to_head"],
+            ("cumulative", "colour-by-colour"),
+        ),
+    ],
+)
+def test_progressive_readings_of_a_tiebreak_list(names, expected) -> None:
+    assert progressive_readings(names) == expected
+
+
+def test_progressive_readings_refuses_unknown_names() -> None:
+    with pytest.raises(UnknownTiebreakError, match="unknown tiebreak"):
+        progressive_readings(["lowest_colour_progressive"])

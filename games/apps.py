@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self):
+        from games.attachments import records_and_live_entries
+        from tournament.board_attachments import register
+
+        register("games", records_and_live_entries)

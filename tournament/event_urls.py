@@ -33,6 +33,8 @@ urlpatterns = [
          views_arbiter.player_withdraw, name="arbiter_player_withdraw"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/absence/",
          views_arbiter.player_absence, name="arbiter_player_absence"),
+    path("e/<slug:slug>/arbiter/absences/<int:absence_id>/cancel/",
+         views_arbiter.absence_cancel, name="arbiter_absence_cancel"),
     path("e/<slug:slug>/arbiter/pair/", views_arbiter.round_pair, name="arbiter_round_pair"),
     path("e/<slug:slug>/arbiter/rounds/<int:number>/", views_arbiter.round_detail,
          name="arbiter_round"),

@@ -13,28 +13,53 @@ VP_CHOICES = [("", "—"), ("1", "1"), ("0.5", "½"), ("0", "0")]
 
 
 class EventForm(forms.ModelForm):
+    """The event's settings. Once round 1 is paired the format fields are shown but fixed, and
+    a change of the number of rounds asks for a reason (the service enforces both)."""
+
     tiebreak_order = forms.CharField(
         label=_("Tiebreaks in order"), required=False,
         help_text=_("Names separated by commas; see the definitions below."),
+    )
+    rounds_reason = forms.CharField(
+        label=_("Reason for changing the number of rounds"), required=False, max_length=300,
+        help_text=_("Needed once round 1 is paired; kept in the event's history."),
     )
 
     class Meta:
         model = Event
         fields = [
-            "name", "start_date", "end_date", "venue", "rounds_planned", "pairing_system",
-            "rules_profile", "time_control", "bye_vp", "absence_vp", "forfeit_counts_as_meeting",
-            "first_mover", "token_grace_minutes", "publish_pairings", "publish_standings",
+            "name", "start_date", "end_date", "venue", "pairing_system", "rounds_planned",
+            "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
+            "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
+            "publish_pairings", "publish_standings",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "end_date": forms.DateInput(attrs={"type": "date"}),
         }
 
-    def __init__(self, *args, tiebreak_names=(), **kwargs):
+    def __init__(self, *args, tiebreak_names=(), settled=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.tiebreak_names = list(tiebreak_names)
         if self.instance.pk and self.instance.tiebreaks:
             self.fields["tiebreak_order"].initial = ", ".join(self.instance.tiebreaks)
+        if not settled:
+            del self.fields["rounds_reason"]
+            return
+        fixed = ["pairing_system", "pairing_order", "first_mover"]
+        if self.instance.pairing_system == Event.PairingSystem.ROUND_ROBIN:
+            fixed.append("rounds_planned")
+        for name in fixed:
+            self.fields[name].disabled = True
+            self.fields[name].help_text = _("Fixed when round 1 was paired.")
+
+    def changes(self) -> dict:
+        """The model fields to save, the tiebreak list under its model name."""
+        data = {k: v for k, v in self.cleaned_data.items()
+                if k not in ("tiebreak_order", "rounds_reason")}
+        if self.cleaned_data.get("tiebreak_order"):
+            data["tiebreaks"] = self.cleaned_data["tiebreak_order"]
+        return data
 
     def clean_time_control(self):
         value = self.cleaned_data["time_control"].strip()
@@ -63,8 +88,8 @@ class EventForm(forms.ModelForm):
         if start and end and end < start:
             self.add_error("end_date", _("The event cannot end before it starts."))
         rounds = data.get("rounds_planned")
-        swiss = data.get("pairing_system") == Event.PairingSystem.SWISS
-        if swiss and rounds and not 1 <= rounds <= 15:
+        swiss = data.get("pairing_system") != Event.PairingSystem.ROUND_ROBIN
+        if swiss and rounds is not None and not 1 <= rounds <= 15:
             self.add_error("rounds_planned", _("A Swiss event has 1 to 15 rounds (MSO: 7–9)."))
         return data
 

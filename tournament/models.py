@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from tournament.standings import DEFAULT_TIEBREAKS
 
 VP_CHOICES = [(Decimal("1"), "1"), (Decimal("0.5"), "½"), (Decimal("0"), "0")]
+ABSENCE_VP_CHOICES = VP_CHOICES[1:]
+"""A requested absence scores 0 or ½, never a full point (tournament-rules.md section 2)."""
 
 
 def new_board_token() -> str:
@@ -26,8 +28,14 @@ def new_board_token() -> str:
 
 class Event(models.Model):
     class PairingSystem(models.TextChoices):
+        AUTO = "auto", _("Follow the field: round robin for 10 players or fewer, else Swiss")
         SWISS = "swiss", _("Swiss (FIDE Dutch)")
         ROUND_ROBIN = "round_robin", _("Round robin (Berger tables)")
+
+    class PairingOrder(models.TextChoices):
+        RATING = "rating", _("By rating (highest first, then name; unrated as entered)")
+        LOT = "lot", _("By lot (a seeded draw, shown and reproducible)")
+        ENTRY = "entry", _("As entered")
 
     class RulesProfile(models.TextChoices):
         MSO = "mso", _("MSO tournament rules")
@@ -43,10 +51,20 @@ class Event(models.Model):
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=120, blank=True)
-    rounds_planned = models.PositiveSmallIntegerField(_("rounds planned"), default=7)
+    rounds_planned = models.PositiveSmallIntegerField(
+        _("rounds planned"), default=7,
+        help_text=_("The Swiss rounds; a round robin plays its table's number of rounds. "
+                    "Fixed once round 1 is paired."),
+    )
     pairing_system = models.CharField(
         _("pairing system"), max_length=20, choices=PairingSystem.choices,
-        default=PairingSystem.SWISS,
+        default=PairingSystem.AUTO,
+        help_text=_("Settled when round 1 is paired, from the players entered then."),
+    )
+    pairing_order = models.CharField(
+        _("pairing numbers"), max_length=10, choices=PairingOrder.choices,
+        default=PairingOrder.RATING,
+        help_text=_("Given when round 1 is paired; late entrants get the next numbers."),
     )
     rules_profile = models.CharField(
         _("rules profile"), max_length=20, choices=RulesProfile.choices, default=RulesProfile.MSO
@@ -61,8 +79,9 @@ class Event(models.Model):
         _("VP for a bye"), max_digits=2, decimal_places=1, choices=VP_CHOICES, default=Decimal("1")
     )
     absence_vp = models.DecimalField(
-        _("VP for a requested absence"), max_digits=2, decimal_places=1, choices=VP_CHOICES,
-        default=Decimal("0"),
+        _("VP for a requested absence"), max_digits=2, decimal_places=1,
+        choices=ABSENCE_VP_CHOICES, default=Decimal("0"),
+        help_text=_("Swiss only: in a round robin an absence is a forfeit (0 VP)."),
     )
     forfeit_counts_as_meeting = models.BooleanField(
         _("a forfeit counts as a meeting"), default=False,
@@ -72,7 +91,10 @@ class Event(models.Model):
         _("first move in round 1"), max_length=10, choices=FirstMover.choices,
         default=FirstMover.FIRST,
     )
-    lot_seed = models.BigIntegerField(null=True, blank=True, editable=False)
+    lot_seed = models.BigIntegerField(
+        _("seed of the lot"), null=True, blank=True, editable=False,
+        help_text=_("Drawn when round 1 is paired, for first move and pairing numbers by lot."),
+    )
     tiebreaks = models.JSONField(_("tiebreaks in order"), default=list)
     token_grace_minutes = models.PositiveIntegerField(
         _("board tokens stay valid after closing (minutes)"), default=60
@@ -143,7 +165,7 @@ class Absence(models.Model):
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="absences")
     round_number = models.PositiveSmallIntegerField()
-    vp = models.DecimalField(max_digits=2, decimal_places=1, choices=VP_CHOICES)
+    vp = models.DecimalField(max_digits=2, decimal_places=1, choices=ABSENCE_VP_CHOICES)
     reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
@@ -268,3 +290,38 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.board} v{self.version} {self.first_vp}-{self.second_vp}"
+
+
+class HistoryEntry(models.Model):
+    """What an arbiter changed about the event itself, and what a change removed.
+
+    Results keep their own versions; this is the event's log for everything else: the format
+    settled at round 1, a changed number of rounds, a round paired again, a hand-made pairing,
+    and a snapshot of the clocks, records and live scoresheets that such a change removed.
+    """
+
+    class Action(models.TextChoices):
+        FORMAT_SETTLED = "format_settled", _("format settled")
+        ROUNDS_CHANGED = "rounds_changed", _("number of rounds changed")
+        ROUND_REPAIRED = "round_repaired", _("round paired again")
+        PAIRING_EDITED = "pairing_edited", _("pairing edited by hand")
+        ABSENCE_FORFEITED = "absence_forfeited", _("absence became a forfeit")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=30, choices=Action.choices)
+    summary = models.CharField(max_length=300)
+    reason = models.CharField(max_length=300, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    user_label = models.CharField(max_length=150, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("history entry")
+        verbose_name_plural = _("history")
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.summary}"

@@ -8,7 +8,6 @@ the core's :class:`RoundPairing` back into boards. Nothing else builds pairing i
 from __future__ import annotations
 
 import random
-import secrets
 from decimal import Decimal
 
 from tournament import pairing as core
@@ -28,13 +27,10 @@ _ABSENCE_STATUS = {
 
 
 def settings_for(event: Event) -> core.Settings:
-    """The event's scoring and first-move rule; a lot is drawn once and its seed kept."""
+    """The event's scoring and first-move rule (a lot uses the seed drawn at round 1)."""
     first_move = event.first_mover
     if first_move == Event.FirstMover.LOT:
-        if event.lot_seed is None:
-            event.lot_seed = secrets.randbits(48)
-            event.save(update_fields=["lot_seed"])
-        first_move = core.Settings.first_move_by_lot(random.Random(event.lot_seed))
+        first_move = core.Settings.first_move_by_lot(random.Random(event.lot_seed or 0))
     return core.Settings(
         rounds=event.rounds_planned, first_move=first_move, bye=float(event.bye_vp),
         forfeit_is_meeting=event.forfeit_counts_as_meeting,

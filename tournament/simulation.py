@@ -14,7 +14,6 @@ from games import services as game_services
 from games.engine import format_record, random_game
 from tournament import services
 from tournament.models import Event, Result, Round
-from tournament.pairing import default_format
 
 FIRST_NAMES = [
     "Ada", "Blaise", "Carl", "Dorothy", "Emmy", "Florence", "Grace", "Henri", "Ida", "John",
@@ -40,14 +39,15 @@ def player_names(count: int, rng: random.Random) -> list[str]:
 
 def create_event(name: str, players: int, rng: random.Random, *, rounds: int | None = None,
                  arbiter=None, slug: str | None = None, **fields) -> Event:
-    """An event as an arbiter would make it: default format for its size, ``mso`` rules."""
-    fmt = default_format(players)
-    system = Event.PairingSystem.ROUND_ROBIN if fmt.system == "round_robin" else (
-        Event.PairingSystem.SWISS)
+    """An event as an arbiter would make it: the format follows the field, ``mso`` rules.
+
+    ``rounds`` is the planned Swiss rounds (7 by default); a field of 10 or fewer plays its
+    round robin's rounds when round 1 is paired.
+    """
+    if rounds:
+        fields["rounds_planned"] = rounds
     event = services.create_event(
-        name=name, slug=slug, arbiter=arbiter, pairing_system=system,
-        rounds_planned=rounds if rounds and system == Event.PairingSystem.SWISS else fmt.rounds,
-        rules_profile=Event.RulesProfile.MSO, **fields,
+        name=name, slug=slug, arbiter=arbiter, rules_profile=Event.RulesProfile.MSO, **fields,
     )
     for player_name in player_names(players, rng):
         services.add_player(event, name=player_name, rating=rng.randint(1200, 2200))
@@ -73,13 +73,15 @@ def play_round(round_: Round, rng: random.Random, *, user=None) -> None:
 def run(event: Event, rng: random.Random, *, rounds: int | None = None, user=None,
         progress: Callable[[str], None] | None = None) -> Event:
     """Pair, publish and play rounds until ``rounds`` (default: all planned) are done."""
-    target = min(rounds or event.rounds_planned, event.rounds_planned)
+    planned = services.event_format(event).rounds
+    target = min(rounds or planned, planned)
     while services.next_round_number(event) <= target:
         round_ = services.pair_next_round(event)
         services.publish_round(round_)
         play_round(round_, rng, user=user)
         if progress:
             progress(f"round {round_.number} played")
+    event.refresh_from_db()
     last = event.rounds.order_by("-number").first()
     if last is not None and last.number == event.rounds_planned:
         services.close_round(last)

@@ -7,16 +7,21 @@ the shell builds standings input.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
 
-from tournament.models import Absence, Event, Result
+from tournament.models import Absence, Board, Event, Result
 from tournament.standings import (
     TIEBREAKS,
     Bye,
     EventResults,
     Game,
+    InvalidEventError,
+    InvalidResultError,
     Player,
     ResultKind,
     Standings,
@@ -24,6 +29,8 @@ from tournament.standings import (
     build_crosstable,
     compute_standings,
 )
+
+T = TypeVar("T")
 
 COLOURS = "RGBOYP"
 
@@ -95,18 +102,69 @@ def complete_rounds(event: Event) -> int:
     return done
 
 
+def _last_consistent(compute: Callable[[int], T], after_round: int) -> T:
+    """``compute(after_round)``, or for the latest earlier round the core accepts.
+
+    Stored results the core refuses (an old backup, data written before a rule was enforced)
+    must not take the public pages down: they show the last consistent standings, whose
+    ``rounds`` tells the page to say so, and the arbiter's dashboard lists the problem
+    (``inconsistencies``).
+    """
+    for rounds in range(after_round, 0, -1):
+        try:
+            return compute(rounds)
+        except (InvalidEventError, InvalidResultError):
+            continue
+    return compute(0)
+
+
 def standings(event: Event, after_round: int | None = None) -> Standings:
     """Standings after ``after_round`` (default: the last round with every result in)."""
     if after_round is None:
         after_round = complete_rounds(event)
-    return compute_standings(event_results(event, after_round), event.tiebreaks,
-                             after_round=after_round)
+    return _last_consistent(
+        lambda r: compute_standings(event_results(event, r), event.tiebreaks, after_round=r),
+        after_round,
+    )
 
 
 def crosstable(event: Event, after_round: int | None = None):
     """Standings and crosstable rows after ``after_round``."""
     if after_round is None:
         after_round = complete_rounds(event)
-    results = event_results(event, after_round)
-    table = compute_standings(results, event.tiebreaks, after_round=after_round)
-    return table, build_crosstable(results, table)
+
+    def both(rounds: int):
+        results = event_results(event, rounds)
+        table = compute_standings(results, event.tiebreaks, after_round=rounds)
+        return table, build_crosstable(results, table)
+
+    return _last_consistent(both, after_round)
+
+
+def inconsistencies(event: Event) -> list[str]:
+    """What the standings core cannot accept in the stored results, said with names and rounds.
+
+    The services refuse to create such data; this finds it when it arrived some other way.
+    """
+    names = dict(event.players.values_list("pk", "name"))
+    seen: Counter[tuple[int, int]] = Counter()
+    boards = Board.objects.filter(round__event=event).values_list(
+        "round__number", "first_id", "second_id")
+    for number, first, second in boards:
+        seen[(number, first)] += 1
+        if second is not None:
+            seen[(number, second)] += 1
+    for number, player in Absence.objects.filter(player__event=event).values_list(
+            "round_number", "player_id"):
+        seen[(number, player)] += 1
+    problems = [
+        _("Round %(n)d: %(name)s has %(count)d results (boards and absences).")
+        % {"n": number, "name": names.get(player, player), "count": count}
+        for (number, player), count in sorted(seen.items()) if count > 1
+    ]
+    if not problems:
+        try:
+            compute_standings(event_results(event), event.tiebreaks)
+        except (InvalidEventError, InvalidResultError) as exc:
+            problems.append(str(exc))
+    return problems

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,10 +18,10 @@ from tournament.forms import (
     ReasonForm,
     SlipForm,
 )
-from tournament.models import Board, Player, Result, Round
+from tournament.models import Absence, Board, Player, Result, Round
 from tournament.outcome import ResultError
 from tournament.permissions import arbiter_required
-from tournament.standings_bridge import tiebreak_registry
+from tournament.standings_bridge import inconsistencies, tiebreak_registry
 
 
 def _ctx(event, **extra):
@@ -37,11 +38,8 @@ def event_create(request):
     """Organisers only (the ``add_event`` permission, given in the admin): 403 for others."""
     form = EventForm(request.POST or None, tiebreak_names=tiebreak_registry())
     if request.method == "POST" and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if k != "tiebreak_order"}
-        name = data.pop("name")
-        event = services.create_event(
-            name=name, arbiter=request.user, tiebreaks=form.cleaned_data["tiebreak_order"], **data
-        )
+        data = form.changes()
+        event = services.create_event(name=data.pop("name"), arbiter=request.user, **data)
         messages.success(request, _("Event created. Add the players next."))
         return redirect("arbiter_players", event.slug)
     return render(request, "tournament/arbiter/event_form.html",
@@ -60,19 +58,34 @@ def dashboard(request, event):
     return render(request, "tournament/arbiter/dashboard.html", _ctx(
         event, rounds=rounds, current=current, missing=missing, conflicts=conflicts,
         next_action=services.next_action(event),
-        players=event.players.count(),
+        players=event.players.count(), format=services.event_format(event),
+        order=services.order_text(event), problems=inconsistencies(event),
     ))
 
 
 @arbiter_required
 def event_settings(request, event):
-    form = EventForm(request.POST or None, instance=event, tiebreak_names=tiebreak_registry())
+    settled = event.rounds.exists()
+    form = EventForm(request.POST or None, instance=event, tiebreak_names=tiebreak_registry(),
+                     settled=settled)
     if request.method == "POST" and form.is_valid():
-        services.update_event(event, form)
-        messages.success(request, _("Settings saved."))
-        return redirect("arbiter_settings", event.slug)
-    return render(request, "tournament/arbiter/event_form.html",
-                  _ctx(event, form=form, tiebreaks=tiebreak_registry().values()))
+        try:
+            services.update_event(event, form.changes(), user=request.user,
+                                  rounds_reason=form.cleaned_data.get("rounds_reason", ""))
+        except services.ServiceError as exc:
+            form.add_error("rounds_planned" if settled else None, str(exc))
+        else:
+            messages.success(request, _("Settings saved."))
+            warning = services.event_format(event).warning
+            if warning:
+                messages.warning(request, warning)
+            return redirect("arbiter_settings", event.slug)
+    event.refresh_from_db()
+    return render(request, "tournament/arbiter/event_form.html", _ctx(
+        event, form=form, tiebreaks=tiebreak_registry().values(),
+        format=services.event_format(event), order=services.order_text(event),
+        history=event.history.all()[:50],
+    ))
 
 
 @arbiter_required
@@ -88,8 +101,10 @@ def players(request, event):
                              % {"name": player.name, "seed": player.seed})
             return redirect("arbiter_players", event.slug)
     return render(request, "tournament/arbiter/players.html", _ctx(
-        event, form=form, import_form=PlayerImportForm(), players=event.players.all(),
-        next_round=services.next_round_number(event),
+        event, form=form, import_form=PlayerImportForm(),
+        players=event.players.prefetch_related("absences"),
+        next_round=services.next_round_number(event), format=services.event_format(event),
+        order=services.order_text(event),
     ))
 
 
@@ -148,10 +163,10 @@ def player_withdraw(request, event, player_id):
 def player_absence(request, event, player_id):
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        round_number = int(request.POST.get("round", ""))
-        services.set_absence(player, round_number, vp=request.POST.get("vp") or None,
+        services.set_absence(player, _number(request.POST, "round", _("Round")),
+                             vp=request.POST.get("vp") or None,
                              reason=request.POST.get("reason", ""))
-    except (ValueError, services.ServiceError) as exc:
+    except services.ServiceError as exc:
         _fail(request, exc)
     else:
         messages.success(request, _("Absence recorded."))
@@ -160,12 +175,26 @@ def player_absence(request, event, player_id):
 
 @arbiter_required
 @require_POST
+def absence_cancel(request, event, absence_id):
+    absence = get_object_or_404(Absence, pk=absence_id, player__event=event)
+    try:
+        services.cancel_absence(absence)
+    except services.ServiceError as exc:
+        _fail(request, exc)
+    else:
+        messages.success(request, _("Absence cancelled."))
+    return redirect("arbiter_players", event.slug)
+
+
+@arbiter_required
+@require_POST
 def round_pair(request, event):
     try:
         if request.POST.get("manual") == "1":
-            round_ = services.start_manual_round(event, reason=request.POST.get("reason", ""))
+            round_ = services.start_manual_round(event, reason=request.POST.get("reason", ""),
+                                                 user=request.user)
         else:
-            round_ = services.pair_next_round(event)
+            round_ = services.pair_next_round(event, user=request.user)
     except services.ServiceError as exc:
         _fail(request, exc)
         return redirect("arbiter_dashboard", event.slug)
@@ -173,43 +202,73 @@ def round_pair(request, event):
     return redirect("arbiter_round", event.slug, round_.number)
 
 
+def _round_page(request, event, round_, *, confirm=None, status=200):
+    return render(request, "tournament/arbiter/round.html", _ctx(
+        event, round=round_, boards=services.boards_with_results(round_),
+        warnings=services.pairing_warnings(round_), players=event.players.all(),
+        confirm=confirm,
+    ), status=status)
+
+
 @arbiter_required
 def round_detail(request, event, number):
-    round_ = get_object_or_404(Round, event=event, number=number)
-    boards = services.boards_with_results(round_)
-    return render(request, "tournament/arbiter/round.html", _ctx(
-        event, round=round_, boards=boards, warnings=services.pairing_warnings(round_),
-        players=event.players.all(),
-    ))
+    return _round_page(request, event, get_object_or_404(Round, event=event, number=number))
+
+
+def _number(data, name: str, label: str, *, required: bool = True) -> int | None:
+    raw = data.get(name, "").strip()
+    if not raw and not required:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise services.ServiceError(
+            _("%(field)s: %(value)r is not a number.") % {"field": label, "value": raw[:20]}
+        ) from None
+
+
+def _round_change(request, round_, action: str) -> str:
+    """Carry out one round action; the success message, or a ServiceError."""
+    post, confirm, number = request.POST, request.POST.get("confirm") == "1", round_.number
+    if action == "publish":
+        services.publish_round(round_)
+        return _("Round %(n)d published.") % {"n": number}
+    if action == "close":
+        services.close_round(round_)
+        return _("Round %(n)d closed.") % {"n": number}
+    if action == "repair":
+        services.repair_round(round_, reason=post.get("reason", ""), confirm=confirm,
+                              user=request.user)
+        return _("Round %(n)d paired again.") % {"n": number}
+    if action == "schedule":
+        services.schedule_round(round_, post.get("starts_at", ""))
+        return _("Start time saved.")
+    services.edit_pairing(
+        round_, first_id=_number(post, "first", _("First")),
+        second_id=_number(post, "second", _("Second"), required=False),
+        board_number=_number(post, "board", _("Board")), reason=post.get("reason", ""),
+        confirm=confirm, user=request.user,
+    )
+    return _("Pairing changed.")
+
+
+ROUND_ACTIONS = ("publish", "close", "repair", "schedule", "edit")
 
 
 @arbiter_required
 @require_POST
 def round_action(request, event, number, action):
     round_ = get_object_or_404(Round, event=event, number=number)
+    if action not in ROUND_ACTIONS:
+        raise Http404(_("Unknown action."))
     try:
-        if action == "publish":
-            services.publish_round(round_)
-            messages.success(request, _("Round %(n)d published.") % {"n": number})
-        elif action == "close":
-            services.close_round(round_)
-            messages.success(request, _("Round %(n)d closed.") % {"n": number})
-        elif action == "repair":
-            services.repair_round(round_, reason=request.POST.get("reason", ""))
-            messages.success(request, _("Round %(n)d paired again.") % {"n": number})
-        elif action == "schedule":
-            services.schedule_round(round_, request.POST.get("starts_at", ""))
-            messages.success(request, _("Start time saved."))
-        elif action == "edit":
-            services.edit_pairing(
-                round_, first_id=int(request.POST["first"]),
-                second_id=int(request.POST["second"]) if request.POST.get("second") else None,
-                board_number=int(request.POST["board"]), reason=request.POST.get("reason", ""),
-            )
-            messages.success(request, _("Pairing changed."))
-        else:
-            messages.error(request, _("Unknown action."))
-    except (services.ServiceError, KeyError, ValueError) as exc:
+        messages.success(request, _round_change(request, round_, action))
+    except services.NeedsConfirmation as exc:
+        fields = [(k, v) for k, v in request.POST.items()
+                  if k not in ("csrfmiddlewaretoken", "confirm")]
+        return _round_page(request, event, round_, status=409, confirm={
+            "action": action, "message": str(exc), "fields": fields})
+    except services.ServiceError as exc:
         _fail(request, exc)
     return redirect("arbiter_round", event.slug, number)
 
@@ -230,6 +289,8 @@ def result_entry(request, event, number):
                 )
             except ResultError as exc:
                 form.add_error(None, exc.message)
+            except services.ServiceError as exc:
+                form.add_error(None, str(exc))
             else:
                 if recorded.conflict:
                     messages.warning(request, _("Board %(b)d: this differs from the result "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -23,12 +23,18 @@ from tournament.templatetags.ingenious import lowest_text, vp
 
 def home(request):
     """The list of events, the newest first."""
-    events = Event.objects.all()
+    events = Event.objects.annotate(
+        entrants=Count("players"), settled=Exists(Round.objects.filter(event=OuterRef("pk"))),
+    )
+    listed = [
+        (event, services.event_format(event, entrants=event.entrants, settled=event.settled))
+        for event in events
+    ]
     if request.user.is_authenticated and not request.user.is_superuser:
         mine = set(request.user.arbitrated_events.values_list("pk", flat=True))
     else:
         mine = set()
-    return render(request, "tournament/home.html", {"events": events, "mine": mine})
+    return render(request, "tournament/home.html", {"events": listed, "mine": mine})
 
 
 def _event(request, slug) -> Event:
@@ -95,7 +101,7 @@ def event_home(request, slug):
         found = [(p, None) for p in event.players.filter(name__icontains=query)[:10]]
     return render(request, "tournament/event_home.html", _ctx(
         request, event, rounds=rounds, current=current, query=query, found=found,
-        players=event.players.count(),
+        players=event.players.count(), format=services.event_format(event),
     ))
 
 
@@ -223,9 +229,10 @@ def standings(request, slug):
         rows.append(item)
     table = StandingsTable(rows, table_core.tiebreaks)
     RequestConfig(request, paginate=False).configure(table)
-    return _export(request, table, f"{event.slug}-standings-r{after}") or render(
+    return _export(request, table, f"{event.slug}-standings-r{table_core.rounds}") or render(
         request, "tournament/standings.html", _ctx(
-            request, event, table=table, after=after, tiebreaks=table_core.tiebreaks,
+            request, event, table=table, after=table_core.rounds, wanted=after,
+            tiebreaks=table_core.tiebreaks,
             pdf=_pdf_url(event, "standings", after),
             rounds=range(1, event.rounds.count() + 1),
         ))
@@ -237,7 +244,8 @@ def crosstable(request, slug):
     after = _standings_round(request, event)
     table_core, rows = standings_bridge.crosstable(event, after)
     return render(request, "tournament/crosstable.html", _ctx(
-        request, event, rows=rows, after=after, round_numbers=range(1, after + 1),
+        request, event, rows=rows, after=table_core.rounds, wanted=after,
+        round_numbers=range(1, table_core.rounds + 1),
         rounds=range(1, event.rounds.count() + 1), standings=table_core,
     ))
 

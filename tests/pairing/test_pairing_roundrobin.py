@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from tournament.pairing import InvalidEvent, berger_schedule, default_format
+from tournament.pairing import InvalidEvent, berger_schedule, round_robin_rounds
 from tournament.pairing.roundrobin import berger_round
 
 # FIDE C.05 Annex 1, written as "first-second" per board, board 1 first, one string per round.
@@ -137,29 +137,9 @@ def test_double_round_robin_swaps_the_last_two_rounds_of_the_first_cycle():
     )
 
 
-@pytest.mark.parametrize(
-    ("players", "system", "rounds"),
-    [
-        (2, "round_robin", 1),
-        (3, "round_robin", 3),
-        (8, "round_robin", 7),
-        (9, "round_robin", 9),
-        (10, "round_robin", 9),
-        (11, "swiss", 7),
-        (40, "swiss", 8),
-        (64, "swiss", 8),
-        (100, "swiss", 9),
-        (300, "swiss", 9),
-    ],
-)
-def test_default_format(players, system, rounds):
-    fmt = default_format(players)
-    assert (fmt.system, fmt.rounds) == (system, rounds)
-
-
 def test_bad_sizes_and_rounds_are_refused_with_the_input_quoted():
     with pytest.raises(InvalidEvent, match="at least 2 players, got 1"):
-        default_format(1)
+        round_robin_rounds(1)
     with pytest.raises(InvalidEvent, match=r"rounds 1\.\.5, not 6"):
         berger_round(6, 6)
     with pytest.raises(InvalidEvent, match="at least 2 players, got 0"):

@@ -23,8 +23,17 @@ from tournament.pairing.errors import (
     PairingError,
     TrfError,
 )
+from tournament.pairing.format import (
+    Entrant,
+    Format,
+    Order,
+    System,
+    pairing_order,
+    round_robin_rounds,
+    settle_format,
+)
 from tournament.pairing.model import Event, Player, Result, RoundRecord, Settings, Status
-from tournament.pairing.roundrobin import berger_schedule, default_format
+from tournament.pairing.roundrobin import berger_schedule
 from tournament.pairing.swiss import pair_swiss
 from tournament.pairing.trf import export_trf, import_trf
 from tournament.pairing.validate import PairingWarning, validate_pairing
@@ -33,9 +42,12 @@ __all__ = [
     "Board",
     "EngineConfigError",
     "EngineError",
+    "Entrant",
     "Event",
+    "Format",
     "InvalidEvent",
     "NoLegalPairing",
+    "Order",
     "PairingError",
     "PairingWarning",
     "Player",
@@ -44,12 +56,15 @@ __all__ = [
     "RoundRecord",
     "Settings",
     "Status",
+    "System",
     "TrfError",
     "berger_schedule",
-    "default_format",
     "export_trf",
     "get_engine",
     "import_trf",
     "pair_swiss",
+    "pairing_order",
+    "round_robin_rounds",
+    "settle_format",
     "validate_pairing",
 ]

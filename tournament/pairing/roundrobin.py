@@ -1,4 +1,4 @@
-"""Round robin by the FIDE Berger tables (C.05 Annex 1), and the default format per field size.
+"""Round robin by the FIDE Berger tables (C.05 Annex 1).
 
 The tables are generated, not stored, from the board formula in tournament-rules.md section 8,
 so any field size works and the published tables (4 to 16 players) are the test oracle.
@@ -7,35 +7,8 @@ With an odd number of players a dummy player makes the count even; meeting it is
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 from tournament.pairing.boards import Board, RoundPairing
 from tournament.pairing.errors import InvalidEvent
-
-#: Largest field that defaults to a round robin (tournament-rules.md section 1).
-ROUND_ROBIN_MAX = 10
-
-
-@dataclass(frozen=True, slots=True)
-class Format:
-    """The pairing system (``"round_robin"`` or ``"swiss"``) and the number of rounds."""
-
-    system: str
-    rounds: int
-
-
-def default_format(players: int) -> Format:
-    """The format an event of ``players`` gets unless the arbiter chooses otherwise.
-
-    Ten or fewer: everyone plays everyone (n - 1 rounds for even n, n for odd n: one bye a
-    round). More: Swiss with ceil(log2 n) + 2 rounds, kept within the rulebook's 7 to 9.
-    """
-    if players < 2:
-        raise InvalidEvent(f"an event needs at least 2 players, got {players}")
-    if players <= ROUND_ROBIN_MAX:
-        return Format("round_robin", players - 1 if players % 2 == 0 else players)
-    return Format("swiss", min(9, max(7, math.ceil(math.log2(players)) + 2)))
 
 
 def berger_round(players: int, round_number: int) -> RoundPairing:

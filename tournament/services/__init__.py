@@ -6,9 +6,10 @@ models themselves. Split by topic: ``events`` (events and players), ``results`` 
 versions), ``rounds`` (pairing and the round life cycle).
 """
 
-from tournament.services.errors import Recorded, ServiceError, StaleResult
+from tournament.services.errors import NeedsConfirmation, Recorded, ServiceError, StaleResult
 from tournament.services.events import (
     add_player,
+    cancel_absence,
     create_event,
     import_players,
     parse_players_csv,
@@ -18,6 +19,7 @@ from tournament.services.events import (
     update_player,
     withdraw_player,
 )
+from tournament.services.format import event_format, order_text
 from tournament.services.results import current_result, record_result, resolve_conflict
 from tournament.services.rounds import (
     boards_with_results,
@@ -36,20 +38,24 @@ from tournament.services.rounds import (
 )
 
 __all__ = [
+    "NeedsConfirmation",
     "Recorded",
     "ServiceError",
     "StaleResult",
     "add_player",
     "boards_with_results",
+    "cancel_absence",
     "close_round",
     "create_event",
     "current_result",
     "edit_pairing",
+    "event_format",
     "import_players",
     "missing_results",
     "next_action",
     "next_board_without_result",
     "next_round_number",
+    "order_text",
     "pair_next_round",
     "pairing_warnings",
     "parse_players_csv",

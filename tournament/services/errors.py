@@ -15,6 +15,18 @@ class StaleResult(ServiceError):
     """The result changed since the form was shown; nothing was written."""
 
 
+class NeedsConfirmation(ServiceError):
+    """The action would remove clocks, records or live entries: ask the arbiter first.
+
+    ``attachments`` lists what would go; calling again with ``confirm=True`` removes it and
+    keeps a snapshot in the event's history.
+    """
+
+    def __init__(self, message: str, attachments: list) -> None:
+        super().__init__(message)
+        self.attachments = attachments
+
+
 @dataclass(frozen=True)
 class Recorded:
     """What ``record_result`` did: the row it concerns and whether it wrote one."""

@@ -11,8 +11,10 @@ from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournament.models import Absence, Event, Player
+from tournament.models import Absence, Event, HistoryEntry, Player
+from tournament.services import format as event_format
 from tournament.services.errors import ServiceError
+from tournament.services.history import log_change
 
 
 def unique_slug(name: str) -> str:
@@ -50,6 +52,9 @@ def add_player(event: Event, *, name: str, club: str = "", country: str = "",
     if event.players.filter(name__iexact=name).exists():
         raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
     joined = _current_round_number(event) + 1
+    if joined > 1 and event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
+        raise ServiceError(_("A round robin cannot take late entries: its table was fixed when "
+                             "round 1 was paired."))
     return Player.objects.create(
         event=event, name=name, club=club, country=country, rating=rating,
         seed=_next_seed(event), joined_round=joined,
@@ -101,16 +106,31 @@ def withdraw_player(player: Player, *, reason: str = "") -> Player:
 
 @transaction.atomic
 def set_absence(player: Player, round_number: int, *, vp=None, reason: str = "") -> Absence:
-    """A requested absence for a round not yet paired (0 VP unless the arbiter grants ½)."""
-    event = player.event
-    if not 1 <= round_number <= event.rounds_planned:
-        raise ServiceError(_("The event has rounds 1 to %(n)d.") % {"n": event.rounds_planned})
+    """A requested absence for a round not yet paired (rules section 2).
+
+    Swiss: the player is not paired and scores the event's absence VP (0, or ½ if granted).
+    Round robin: there is no one else to pair, so the absence becomes a forfeit of that round's
+    game when the round is paired; ½ is not offered (an arbiter decision remains possible).
+    """
+    event = Event.objects.select_for_update().get(pk=player.event_id)
+    player = Player.objects.get(pk=player.pk)
+    info = event_format.event_format(event)
+    if not 1 <= round_number <= info.rounds:
+        raise ServiceError(_("The event has rounds 1 to %(n)d.") % {"n": info.rounds})
     if event.rounds.filter(number=round_number).exists():
         raise ServiceError(_("Round %(n)d is already paired.") % {"n": round_number})
+    if not player.is_active_in(round_number):
+        raise ServiceError(_("%(name)s does not play in round %(n)d (withdrawn or not yet "
+                             "entered).") % {"name": player.name, "n": round_number})
+    default = Decimal("0") if info.is_round_robin else event.absence_vp
     try:
-        points = event.absence_vp if vp is None else Decimal(str(vp))
+        points = default if vp in (None, "") else Decimal(str(vp))
     except InvalidOperation:
         points = None
+    if info.is_round_robin and points != Decimal("0"):
+        raise ServiceError(_("In a round robin an absence is a forfeit of that round's game "
+                             "(0 VP); ½ is not offered. An arbiter decision remains possible "
+                             "once the round is paired."))
     if points not in (Decimal("0"), Decimal("0.5")):
         raise ServiceError(_("An absence scores 0 or ½ VP, not %(vp)s.") % {"vp": vp})
     absence, _created = Absence.objects.update_or_create(
@@ -120,12 +140,58 @@ def set_absence(player: Player, round_number: int, *, vp=None, reason: str = "")
 
 
 @transaction.atomic
-def update_event(event: Event, form) -> Event:
-    """Save the settings form; the tiebreak order comes from its own field."""
-    event = form.save(commit=False)
-    event.tiebreaks = form.cleaned_data["tiebreak_order"] or event.tiebreaks
+def cancel_absence(absence: Absence) -> None:
+    """Take back a requested absence while its round is not paired yet."""
+    absence = Absence.objects.select_related("player__event").get(pk=absence.pk)
+    if absence.player.event.rounds.filter(number=absence.round_number).exists():
+        raise ServiceError(_("Round %(n)d is already paired; its absences stand.")
+                           % {"n": absence.round_number})
+    absence.delete()
+
+
+FIXED_AFTER_ROUND_ONE = ("pairing_system", "pairing_order", "first_mover")
+"""Settings that round 1 settles; the number of rounds changes only with a reason."""
+
+
+@transaction.atomic
+def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str = "") -> Event:
+    """Save the settings; once round 1 is paired the format is fixed (rules section 1).
+
+    The number of rounds may still change then, with a reason, never below the rounds already
+    paired, and never for a round robin (its table fixes it); the change goes to the history.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    paired = _current_round_number(event)
+    if paired:
+        fixed = [f for f in FIXED_AFTER_ROUND_ONE
+                 if f in changes and changes[f] != getattr(event, f)]
+        if fixed:
+            raise ServiceError(_("%(field)s is fixed once round 1 is paired.")
+                               % {"field": Event._meta.get_field(fixed[0]).verbose_name})
+    rounds = changes.get("rounds_planned", event.rounds_planned)
+    if paired and rounds != event.rounds_planned:
+        _check_rounds_change(event, rounds, paired, rounds_reason)
+        log_change(event, HistoryEntry.Action.ROUNDS_CHANGED,
+                   _("Rounds changed from %(old)d to %(new)d.")
+                   % {"old": event.rounds_planned, "new": rounds},
+                   user=user, reason=rounds_reason,
+                   details={"old": event.rounds_planned, "new": rounds})
+    for field, value in changes.items():
+        setattr(event, field, value)
     event.save()
     return event
+
+
+def _check_rounds_change(event: Event, rounds: int, paired: int, reason: str) -> None:
+    if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
+        raise ServiceError(_("A round robin plays its table's %(n)d rounds.")
+                           % {"n": event.rounds_planned})
+    if not reason.strip():
+        raise ServiceError(_("Round 1 is paired: changing the number of rounds needs a "
+                             "reason, kept in the event's history."))
+    if rounds < paired:
+        raise ServiceError(_("%(n)d rounds are already paired; the event cannot have fewer.")
+                           % {"n": paired})
 
 
 @transaction.atomic

@@ -7,11 +7,13 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import board_attachments, pairing_bridge
 from tournament import pairing as core
-from tournament import pairing_bridge
-from tournament.models import Absence, Board, Event, Result, Round
-from tournament.services.errors import ServiceError
+from tournament.models import Absence, Board, Event, HistoryEntry, Result, Round
+from tournament.services import format as event_format
+from tournament.services.errors import NeedsConfirmation, ServiceError
 from tournament.services.events import _current_round_number
+from tournament.services.history import log_change
 from tournament.services.results import record_result
 
 
@@ -70,9 +72,6 @@ def close_round(round_: Round) -> Round:
     round_.save(update_fields=["status", "closed_at"])
     return round_
 
-
-
-
 def next_round_number(event: Event) -> int:
     return _current_round_number(event) + 1
 
@@ -104,21 +103,20 @@ def next_action(event: Event) -> tuple[str, str] | None:
         return ("publish", _("Publish round %(n)d") % {"n": current.number})
     if missing_results(current):
         return ("results", _("Enter results of round %(n)d") % {"n": current.number})
-    if current.status == Round.Status.PUBLISHED and current.number >= event.rounds_planned:
+    last = event.rounds_planned
+    if current.status == Round.Status.PUBLISHED and current.number >= last:
         return ("close", _("Close round %(n)d") % {"n": current.number})
-    if current.number >= event.rounds_planned:
+    if current.number >= last:
         return None
     return ("pair", _("Pair round %(n)d") % {"n": current.number + 1})
 
 
-
-
-
 def _check_ready_to_pair(event: Event, number: int) -> None:
-    if number > event.rounds_planned:
-        raise ServiceError(_("All %(n)d planned rounds are paired.") % {"n": event.rounds_planned})
     if event.players.count() < 2:
         raise ServiceError(_("An event needs at least two players."))
+    planned = event_format.planned_rounds(event)
+    if number > planned:
+        raise ServiceError(_("All %(n)d planned rounds are paired.") % {"n": planned})
     previous = event.rounds.filter(number=number - 1).first()
     if previous is not None:
         if previous.status == Round.Status.DRAFTED:
@@ -136,32 +134,42 @@ def _check_ready_to_pair(event: Event, number: int) -> None:
         raise ServiceError(_("A round robin cannot take late entries; choose Swiss instead."))
 
 
-def _write_boards(round_: Round, pairing) -> None:
+def _write_boards(round_: Round, pairing, *, user=None) -> None:
     """Store the core's pairing; byes and round-robin games of absent players get results."""
     event = round_.event
     by_seed = {p.seed: p for p in event.players.all()}
+    round_robin = event.pairing_system == Event.PairingSystem.ROUND_ROBIN
     for index, board in enumerate(pairing.boards, start=1):
         Board.objects.create(round=round_, number=index, first=by_seed[board.first],
                              second=by_seed[board.second])
-    if pairing.bye is not None:
+    bye_player = by_seed.get(pairing.bye) if pairing.bye is not None else None
+    if bye_player is not None and (not round_robin or bye_player.is_active_in(round_.number)):
+        # A withdrawn round-robin player's bye is not a point: that round has no board.
         bye = Board.objects.create(round=round_, number=len(pairing.boards) + 1,
-                                   first=by_seed[pairing.bye])
+                                   first=bye_player)
         record_result(bye, Result.Kind.BYE, source=Result.Source.PAIRING,
                       entered_by_label="pairing")
-    if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
-        _forfeit_absent_round_robin_games(round_)
+    if round_robin:
+        _forfeit_absent_round_robin_games(round_, user=user)
 
 
-def _forfeit_absent_round_robin_games(round_: Round) -> None:
-    """Round robin: games of withdrawn or absent players become forfeits (rules decision)."""
-    absent = set(
-        Absence.objects.filter(player__event=round_.event, round_number=round_.number)
-        .values_list("player_id", flat=True)
-    )
-    for board in round_.boards.filter(second__isnull=False).select_related("first", "second"):
+def _forfeit_absent_round_robin_games(round_: Round, *, user=None) -> None:
+    """Round robin: games of withdrawn or absent players become forfeits (rules section 2).
+
+    A requested absence is consumed here: the forfeit replaces it, so the round holds exactly
+    one result for the absent player (the absence row goes; the history keeps it). An absent
+    player whom the table gives the bye simply has the bye.
+    """
+    absences = {
+        a.player_id: a for a in Absence.objects.filter(
+            player__event=round_.event, round_number=round_.number)
+    }
+    for board in round_.boards.select_related("first", "second"):
+        if board.is_bye:
+            continue
         gone = [
             seat for seat, p in (("first", board.first), ("second", board.second))
-            if not p.is_active_in(round_.number) or p.pk in absent
+            if not p.is_active_in(round_.number) or p.pk in absences
         ]
         if len(gone) == 2:
             record_result(board, Result.Kind.DOUBLE_FORFEIT, source=Result.Source.PAIRING,
@@ -170,44 +178,65 @@ def _forfeit_absent_round_robin_games(round_: Round) -> None:
             record_result(board, Result.Kind.FORFEIT, loser_seat=gone[0],
                           source=Result.Source.PAIRING, entered_by_label="pairing",
                           reason="absent or withdrawn")
+    for absence in absences.values():
+        log_change(
+            round_.event, HistoryEntry.Action.ABSENCE_FORFEITED,
+            _("Round %(n)d: %(name)s's requested absence is a forfeit in the round robin (or "
+              "the bye where the table gives one).") % {"n": round_.number,
+                                                        "name": absence.player.name},
+            user=user, reason=absence.reason,
+            details={"player": absence.player.name, "round": round_.number,
+                     "vp": str(absence.vp)},
+        )
+        absence.delete()
 
 
-@transaction.atomic
-def pair_next_round(event: Event) -> Round:
-    """Pair the next round with the real pairing code and store it as a draft.
-
-    Refuses while the previous round has missing results. When no legal Swiss pairing exists
-    the error says so: the arbiter then pairs by hand (``start_manual_round``).
-    """
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    number = next_round_number(event)
-    _check_ready_to_pair(event, number)
+def _pair(event: Event, number: int):
+    """The pairing core's answer for round ``number``, its refusals as service errors."""
     try:
-        pairing = pairing_bridge.pair_round(event, number)
+        return pairing_bridge.pair_round(event, number)
     except core.NoLegalPairing as exc:
         raise ServiceError(
             _("Round %(n)d has no legal pairing (%(why)s). Pair it by hand.")
             % {"n": number, "why": exc}
         ) from exc
-    except core.PairingError as exc:
+    except (core.PairingError, ValueError) as exc:
         raise ServiceError(_("Round %(n)d cannot be paired: %(why)s") % {"n": number, "why": exc}
                            ) from exc
+
+
+@transaction.atomic
+def pair_next_round(event: Event, *, user=None) -> Round:
+    """Pair the next round with the real pairing code and store it as a draft.
+
+    Round 1 first settles the format and the pairing numbers (``format.settle``). Refuses
+    while the previous round has missing results. When no legal Swiss pairing exists the error
+    says so: the arbiter then pairs by hand (``start_manual_round``).
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    number = next_round_number(event)
+    _check_ready_to_pair(event, number)
+    if number == 1:
+        event_format.settle(event, user=user)
+    pairing = _pair(event, number)
     previous = event.rounds.filter(number=number - 1).first()
     if previous is not None and previous.status == Round.Status.PUBLISHED:
         close_round(previous)
     round_ = Round.objects.create(event=event, number=number)
-    _write_boards(round_, pairing)
+    _write_boards(round_, pairing, user=user)
     return round_
 
 
 @transaction.atomic
-def start_manual_round(event: Event, *, reason: str) -> Round:
+def start_manual_round(event: Event, *, reason: str, user=None) -> Round:
     """An empty draft round for pairing by hand (when the engine finds no legal pairing)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     number = next_round_number(event)
     _check_ready_to_pair(event, number)
     if not reason.strip():
         raise ServiceError(_("Pairing by hand needs a reason."))
+    if number == 1:
+        event_format.settle(event, user=user)
     previous = event.rounds.filter(number=number - 1).first()
     if previous is not None and previous.status == Round.Status.PUBLISHED:
         close_round(previous)
@@ -219,9 +248,52 @@ def _results_entered(round_: Round) -> bool:
     return Result.objects.filter(board__round=round_).exclude(source=Result.Source.PAIRING).exists()
 
 
+def _removal(round_: Round, boards, *, confirm: bool, action: str, user, reason: str,
+             summary: str) -> None:
+    """Before boards go: ask when something hangs on them; log what goes, then delete them.
+
+    Results (other than the pairing's own bye and forfeit results) are never removed here: the
+    callers refuse first. Clocks, game records and live entries go only with ``confirm``; the
+    history keeps their snapshot and the removed pairings.
+    """
+    boards = list(boards.select_related("first", "second"))
+    found = board_attachments.attachments(b.pk for b in boards)
+    if found and not confirm:
+        numbers = {b.pk: b.number for b in boards}
+        listing = "; ".join(
+            _("board %(b)d: %(what)s") % {"b": numbers[a.board_id], "what": a.label}
+            for a in found
+        )
+        raise NeedsConfirmation(
+            _("Round %(n)d: this removes %(listing)s. Confirm to go ahead; the history keeps "
+              "a copy.") % {"n": round_.number, "listing": listing},
+            found,
+        )
+    log_change(round_.event, action, summary, user=user, reason=reason, details={
+        "round": round_.number,
+        "removed_boards": [
+            {"number": b.number, "first": b.first.name,
+             "second": b.second.name if b.second else None, "token": b.token}
+            for b in boards
+        ],
+        "removed_attachments": [
+            {"board": next(b.number for b in boards if b.pk == a.board_id), "kind": a.kind,
+             "snapshot": a.snapshot}
+            for a in found
+        ],
+    })
+    ids = [b.pk for b in boards]
+    Result.objects.filter(board_id__in=ids).delete()
+    Board.objects.filter(pk__in=ids).delete()
+
+
 @transaction.atomic
-def repair_round(round_: Round, *, reason: str = "") -> Round:
-    """Pair the latest round again (only while no result has been entered)."""
+def repair_round(round_: Round, *, reason: str = "", confirm: bool = False, user=None) -> Round:
+    """Pair the latest round again (only while no result has been entered).
+
+    Boards with a started clock, a game record or live entries are removed only with
+    ``confirm`` (``NeedsConfirmation`` otherwise); the history keeps what went.
+    """
     event = Event.objects.select_for_update().get(pk=round_.event_id)
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not reason.strip():
@@ -231,25 +303,24 @@ def repair_round(round_: Round, *, reason: str = "") -> Round:
     if _results_entered(round_):
         raise ServiceError(_("Round %(n)d already has results; correct them instead.")
                            % {"n": round_.number})
-    try:
-        pairing = pairing_bridge.pair_round(event, round_.number)
-    except core.PairingError as exc:
-        raise ServiceError(str(exc)) from exc
-    Result.objects.filter(board__round=round_).delete()
-    round_.boards.all().delete()
+    pairing = _pair(event, round_.number)
+    _removal(round_, round_.boards.all(), confirm=confirm, user=user, reason=reason,
+             action=HistoryEntry.Action.ROUND_REPAIRED,
+             summary=_("Round %(n)d paired again.") % {"n": round_.number})
     round_.pairing_note = _("Paired again: %(r)s") % {"r": reason.strip()}
     round_.save(update_fields=["pairing_note"])
-    _write_boards(round_, pairing)
+    _write_boards(round_, pairing, user=user)
     return round_
 
 
 @transaction.atomic
 def edit_pairing(round_: Round, *, first_id: int, second_id: int | None, board_number: int,
-                 reason: str) -> Board:
+                 reason: str, confirm: bool = False, user=None) -> Board:
     """Put two players (or one, for a bye) on a board by hand.
 
     Whoever sat on that board, and any other board of these players, is left unpaired: the
     validator's warnings on the round page list them until the arbiter places them too.
+    Boards with a started clock, a game record or live entries go only with ``confirm``.
     """
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not reason.strip():
@@ -263,14 +334,19 @@ def edit_pairing(round_: Round, *, first_id: int, second_id: int | None, board_n
         raise ServiceError(_("Both players must belong to this event."))
     if board_number < 1:
         raise ServiceError(_("Board numbers start at 1."))
+    for player in players.values():
+        _check_can_play(player, round_.number)
     affected = round_.boards.filter(
         Q(number=board_number) | Q(first_id__in=[first_id, second_id])
         | Q(second_id__in=[first_id, second_id])
     )
     if Result.objects.filter(board__in=affected).exclude(source=Result.Source.PAIRING).exists():
         raise ServiceError(_("A board involved already has a result; correct it first."))
-    Result.objects.filter(board__in=affected).delete()
-    affected.delete()
+    names = " – ".join(players[pk].name for pk in (first_id, second_id) if pk is not None)
+    _removal(round_, affected, confirm=confirm, user=user, reason=reason,
+             action=HistoryEntry.Action.PAIRING_EDITED,
+             summary=_("Round %(n)d, board %(b)d paired by hand: %(names)s.")
+             % {"n": round_.number, "b": board_number, "names": names})
     board = Board.objects.create(
         round=round_, number=board_number, first=players[first_id],
         second=players.get(second_id), manual_reason=reason.strip(),
@@ -279,6 +355,15 @@ def edit_pairing(round_: Round, *, first_id: int, second_id: int | None, board_n
         record_result(board, Result.Kind.BYE, source=Result.Source.PAIRING,
                       entered_by_label="pairing", reason=reason.strip())
     return board
+
+
+def _check_can_play(player, number: int) -> None:
+    if not player.is_active_in(number):
+        raise ServiceError(_("%(name)s does not play in round %(n)d (withdrawn or not yet "
+                             "entered).") % {"name": player.name, "n": number})
+    if player.absences.filter(round_number=number).exists():
+        raise ServiceError(_("%(name)s asked to be absent in round %(n)d; remove the absence "
+                             "first.") % {"name": player.name, "n": number})
 
 
 def pairing_warnings(round_: Round) -> list[str]:

@@ -1,0 +1,145 @@
+"""The event's format and pairing numbers: announced before round 1, settled at round 1.
+
+Before round 1 the format is a forecast from the players entered so far (the same pure rule
+that settles it); pairing round 1 fixes the system, the number of rounds and the pairing
+numbers, and writes that to the event's history. After that only the number of rounds may
+change, with a reason (``events.update_event``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from tournament import pairing as core
+from tournament.models import Event, HistoryEntry, Player
+from tournament.services.history import log_change
+
+
+@dataclass(frozen=True)
+class FormatInfo:
+    """What the event page and the dashboard say about the format."""
+
+    system: str
+    rounds: int
+    settled: bool
+    follows_field: bool
+    entrants: int
+    warning: str = ""
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.system == Event.PairingSystem.ROUND_ROBIN
+
+    @property
+    def label(self) -> str:
+        return str(Event.PairingSystem(self.system).label)
+
+    @property
+    def explanation(self) -> str:
+        if self.settled:
+            return _("Settled when round 1 was paired.")
+        if self.follows_field:
+            return _("Follows the field: %(n)d players entered so far; settled when round 1 is "
+                     "paired.") % {"n": self.entrants}
+        return _("Chosen by the arbiter; settled when round 1 is paired.")
+
+
+def is_settled(event: Event) -> bool:
+    return event.rounds.exists()
+
+
+def _forecast(event: Event, entrants: int) -> core.Format:
+    return core.settle_format(event.pairing_system, max(entrants, 2), event.rounds_planned)
+
+
+def small_swiss_warning(entrants: int, rounds: int) -> str:
+    return _("A Swiss of %(n)d players over %(r)d rounds may run out of legal pairings (a round "
+             "robin is the rule for 10 or fewer); when a round cannot be paired, pair it by "
+             "hand.") % {"n": entrants, "r": rounds}
+
+
+def event_format(event: Event, *, entrants: int | None = None,
+                 settled: bool | None = None) -> FormatInfo:
+    """The format as stored once settled, or as it would be settled with today's entries.
+
+    A list of events passes the counts it annotated, to avoid two queries per event.
+    """
+    entrants = event.players.count() if entrants is None else entrants
+    if is_settled(event) if settled is None else settled:
+        return FormatInfo(event.pairing_system, event.rounds_planned, True, False, entrants)
+    fmt = _forecast(event, entrants)
+    warning = small_swiss_warning(entrants, fmt.rounds) if fmt.small_swiss else ""
+    return FormatInfo(fmt.system.value, fmt.rounds, False,
+                      event.pairing_system == Event.PairingSystem.AUTO, entrants, warning)
+
+
+def planned_rounds(event: Event) -> int:
+    """The rounds the event has (or will have with today's entries)."""
+    return event_format(event).rounds
+
+
+def settle(event: Event, *, user=None) -> None:
+    """Fix format, rounds and pairing numbers from the players entered now (round 1 only).
+
+    Runs inside the pairing service's transaction, with the event row locked.
+    """
+    players = list(event.players.order_by("seed"))
+    fmt = core.settle_format(event.pairing_system, len(players), event.rounds_planned)
+    needs_lot = (event.pairing_order == Event.PairingOrder.LOT
+                 or event.first_mover == Event.FirstMover.LOT)
+    if needs_lot and event.lot_seed is None:
+        event.lot_seed = secrets.randbits(48)
+    order = core.pairing_order(
+        [core.Entrant(p.pk, p.name, p.rating) for p in players], event.pairing_order,
+        event.lot_seed or 0,
+    )
+    _renumber(players, order)
+    event.pairing_system, event.rounds_planned = fmt.system.value, fmt.rounds
+    event.save(update_fields=["pairing_system", "rounds_planned", "lot_seed"])
+    summary = _("%(system)s over %(rounds)d rounds for %(n)d players; pairing numbers "
+                "%(order)s.") % {
+        "system": Event.PairingSystem(fmt.system.value).label, "rounds": fmt.rounds,
+        "n": len(players), "order": order_text(event),
+    }
+    log_change(event, HistoryEntry.Action.FORMAT_SETTLED, summary, user=user, details={
+        "system": fmt.system.value, "rounds": fmt.rounds, "pairing_order": event.pairing_order,
+        "lot_seed": event.lot_seed, "small_swiss": fmt.small_swiss,
+        "numbers": {p.name: number for number, p in enumerate(_sorted(players, order), 1)},
+    })
+
+
+def order_text(event: Event) -> str:
+    """How the pairing numbers are (or will be) given, with the lot's seed when there is one."""
+    if event.pairing_order == Event.PairingOrder.LOT and event.lot_seed is not None:
+        return _("by lot (seed %(seed)d)") % {"seed": event.lot_seed}
+    return {
+        Event.PairingOrder.RATING: _("by rating"),
+        Event.PairingOrder.LOT: _("by lot"),
+        Event.PairingOrder.ENTRY: _("as entered"),
+    }[Event.PairingOrder(event.pairing_order)]
+
+
+def _sorted(players: list[Player], order: list[int]) -> list[Player]:
+    by_pk = {p.pk: p for p in players}
+    return [by_pk[pk] for pk in order]
+
+
+def _renumber(players: list[Player], order: list[int]) -> None:
+    """Give pairing numbers 1..n in ``order`` (two passes: the numbers are unique per event)."""
+    if not players:
+        return
+    offset = max(p.seed for p in players) + len(players)
+    Player.objects.bulk_update(
+        [_with_seed(p, offset + p.seed) for p in players], ["seed"]
+    )
+    Player.objects.bulk_update(
+        [_with_seed(p, number) for number, p in enumerate(_sorted(players, order), 1)], ["seed"]
+    )
+
+
+def _with_seed(player: Player, seed: int) -> Player:
+    player.seed = seed
+    return player

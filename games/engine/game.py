@@ -9,8 +9,9 @@ them: each seat holds some known tiles (by kind) and some unknown slots. Without
 the engine can still check that placed tiles never exceed the tile set; with complete draws it
 checks that every tile placed or shown was in the seat's rack. Turn timing follows
 game-rules.md section 7: after a seat's last placement of a turn its rack is refilled and a
-short *window* stays open in which the same seat may still ``swap`` (return the rack first,
-then draw) or ``flag`` (it never pressed its clock: the refill is undone).
+short *window* stays open in which the same seat may still ``swap`` (the refill is undone, six
+new tiles are drawn, then the shown rack goes back: game-rules.md section 3 step 5) or ``flag``
+(it never pressed its clock: the refill is undone).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .position import Position
 from .racks import RACK_SIZE, Racks
 from .result import VerifiedGame, summarize
 from .rules import ONE_PER_COLOUR, Profile, get_profile
-from .tiles import KIND_OF, Placement, Tile, TileSet, get_tile_set
+from .tiles import KIND_OF, Placement, Tile, TileSet, get_tile_set, swap_refused_by_bag
 
 __all__ = ["Game"]
 
@@ -201,6 +202,9 @@ class Game:
         pa, pb = pos.play(a, ca, b, cb, first)
         # -- from here on nothing can fail: mutate.
         self._open = -1
+        if self._open_swapped:  # the game moves on: a swap's shown tiles are in the bag now
+            self._open_swapped = False
+            self._racks.release()
         if from_known:
             known[kind] -= 1  # type: ignore[index]
             self._known_total[kind] -= 1
@@ -301,6 +305,9 @@ class Game:
             else:
                 why = "a swap must follow the seat's own last placement of its turn"
             raise IllegalActionError(f"swap not allowed now: {why}")
+        refusal = swap_refused_by_bag(self._racks.bag + self._open_refill)
+        if refusal is not None:
+            raise refusal
         low = self.lowest_colours(seat)
         for tile in tiles:
             if tile.first in low or tile.second in low:

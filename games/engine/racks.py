@@ -5,6 +5,10 @@ Each seat holds ``size[s]`` tiles: ``known[s]`` by kind (None until its first ``
 line has revealed yet. ``placed`` and ``known_total`` count tiles by kind on the board and in
 known racks, so that no kind ever exceeds the tile set. The game's hot path reads and writes
 these lists directly; the rarer operations (reveal, swap, messages) live here.
+
+A swap draws six new tiles before the shown ones go back (game-rules.md section 3 step 5). The
+shown tiles stay counted in ``known_total`` (as ``held``) until the game moves on, so that the
+``draw`` line of the six new tiles is checked against the bag as it was before their return.
 """
 
 from __future__ import annotations
@@ -12,11 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import IllegalActionError
-from .tiles import TILE_OF_KIND, Tile, TileSet
+from .tiles import RACK_SIZE, TILE_OF_KIND, Tile, TileSet
 
 __all__ = ["RACK_SIZE", "Racks"]
-
-RACK_SIZE = 6
 
 
 class Racks:
@@ -24,6 +26,8 @@ class Racks:
 
     __slots__ = (
         "bag",
+        "held",
+        "held_seat",
         "known",
         "known_total",
         "pending",
@@ -44,6 +48,8 @@ class Racks:
         self.size = [0] * players
         self.unknown = [0] * players
         self.pending = [0] * players
+        self.held: list[int] | None = None  # the latest swap's shown tiles, not yet in the bag
+        self.held_seat = -1
         for s in range(players):
             self.size[s] = self.unknown[s] = self.pending[s] = self.draw(s)
 
@@ -98,7 +104,7 @@ class Racks:
             count[tile.kind] += 1
         for k in range(21):
             if count[k] and self.placed[k] + self.known_total[k] + count[k] > self.set_counts[k]:
-                raise self.too_many(k)
+                raise self.too_many_drawn(k, s, seat)
         known = self.known[s]
         if known is None:
             known = self.known[s] = [0] * 21
@@ -107,12 +113,15 @@ class Racks:
             self.known_total[k] += count[k]
         self.unknown[s] -= pending
         self.pending[s] = 0
+        if self.held_seat == s:
+            self.release()
 
     def swap(self, s: int, tiles: Sequence[Tile], refilled: int, seat: str) -> None:
-        """Show the rack (as it was before this turn's refill), return it, draw six.
+        """Show the rack (as it was before this turn's refill), draw six, then return the shown.
 
-        The caller has checked the timing and the lowest colours; this checks that the tiles
-        shown are the rack: the right number, every known tile among them, no kind over the set.
+        The caller has checked the timing, the bag (six tiles before the refill) and the lowest
+        colours; this checks that the tiles shown are the rack: the right number, every known
+        tile among them, no kind over the set.
         """
         holding = self.size[s] - refilled
         shown = " ".join(map(str, tiles)) or "nothing"
@@ -134,14 +143,34 @@ class Racks:
             extra = count[k] - known[k]
             if extra and self.placed[k] + self.known_total[k] + extra > self.set_counts[k]:
                 raise self.too_many(k)
-        # return first (the refill too), then draw
-        self.bag += refilled + holding
+        # undo the refill, draw six, put the shown tiles back; until the game moves on they
+        # still count as out of the bag (held), for the draw line of the six new tiles
+        self.bag += refilled - RACK_SIZE + holding
+        known_total = self.known_total
         for k in range(21):
-            self.known_total[k] -= known[k]
+            known_total[k] += count[k] - known[k]
         if self.known[s] is not None:
             self.known[s] = [0] * 21
-        self.size[s] = 0
-        self.size[s] = self.unknown[s] = self.pending[s] = self.draw(s)
+        self.size[s] = self.unknown[s] = self.pending[s] = RACK_SIZE
+        self.held, self.held_seat = count, s
+
+    def release(self) -> None:
+        """The shown tiles of the latest swap are back in the bag (the game has moved on)."""
+        held = self.held
+        if held is not None:
+            known_total = self.known_total
+            for k in range(21):
+                known_total[k] -= held[k]
+            self.held, self.held_seat = None, -1
+
+    def too_many_drawn(self, kind: int, s: int, seat: str) -> IllegalActionError:
+        held = self.held
+        if self.held_seat == s and held is not None and held[kind]:
+            return IllegalActionError(
+                f"more tiles '{TILE_OF_KIND[kind]}' than the bag held when seat {seat} drew its "
+                f"six new tiles (the {held[kind]} shown go back only after the draw)"
+            )
+        return self.too_many(kind)
 
     def too_many(self, kind: int) -> IllegalActionError:
         return IllegalActionError(

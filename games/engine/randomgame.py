@@ -16,7 +16,7 @@ from .board import COLOURS
 from .game import Game
 from .record import DRAW, FLAG, PLACE, RESIGN, SWAP, Action, Record
 from .result import VerifiedGame
-from .tiles import Bag, Placement, Tile
+from .tiles import RACK_SIZE, Bag, Placement, Tile
 
 __all__ = ["RandomGame", "random_game"]
 
@@ -68,7 +68,7 @@ def random_game(
     """
     game = Game(players, profile, tile_set, partnership)
     bag = Bag(game.tile_set, rng)
-    racks = [bag.draw(6) for _ in range(players)]
+    racks = [bag.draw(RACK_SIZE) for _ in range(players)]
     actions: list[Action] = []
     if draws:
         for seat, rack in zip(game.seats, racks, strict=True):
@@ -113,15 +113,15 @@ def random_game(
         if (
             swap_rate
             and racks[s]
+            and len(bag) >= RACK_SIZE
             and not any(t.first in low or t.second in low for t in racks[s])
             and rng.random() < swap_rate
         ):
             emit(Action(seat, SWAP, tiles=tuple(racks[s])))
             game.swap(seat, racks[s])
-            bag.put_back(racks[s])
-            racks[s] = new = bag.draw(6)
+            racks[s] = new = bag.swap(racks[s])
         else:
-            new = bag.draw(6 - len(racks[s]))
+            new = bag.draw(RACK_SIZE - len(racks[s]))
             racks[s].extend(new)
         if draws and new:
             emit(Action(seat, DRAW, tiles=tuple(new)))

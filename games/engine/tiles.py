@@ -13,9 +13,22 @@ import re
 from dataclasses import dataclass
 
 from .board import COLOURS
-from .errors import NotationError
+from .errors import IllegalActionError, NotationError
 
-__all__ = ["KINDS", "TILE_SETS", "Bag", "Placement", "Tile", "TileSet", "kind_of"]
+__all__ = [
+    "KINDS",
+    "RACK_SIZE",
+    "TILE_SETS",
+    "Bag",
+    "Placement",
+    "Tile",
+    "TileSet",
+    "kind_of",
+    "swap_refused_by_bag",
+]
+
+#: Tiles in a full rack; a swap draws this many new tiles.
+RACK_SIZE = 6
 
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
@@ -166,11 +179,21 @@ def get_tile_set(name: str) -> TileSet:
         ) from None
 
 
+def swap_refused_by_bag(in_bag: int) -> IllegalActionError | None:
+    """Why a swap is impossible with ``in_bag`` tiles in the bag, or None: the six new tiles are
+    drawn before the shown ones go back (game-rules.md section 3 step 5)."""
+    if in_bag >= RACK_SIZE:
+        return None
+    return IllegalActionError(
+        f"swap not allowed now: the bag holds only {in_bag} tiles, and a swap draws six new "
+        "tiles before the shown ones go back"
+    )
+
+
 class Bag:
     """The bag of hidden tiles; every draw uses the injected ``random.Random``.
 
-    Drawing picks a uniformly random tile; returning puts tiles back (the swap rule: return
-    first, then draw), so no reshuffle is needed.
+    Drawing picks a uniformly random tile; returning puts tiles back, so no reshuffle is needed.
     """
 
     __slots__ = ("_rng", "_tiles")
@@ -195,3 +218,13 @@ class Bag:
     def put_back(self, tiles: list[Tile]) -> None:
         """Return tiles to the bag."""
         self._tiles.extend(tiles)
+
+    def swap(self, shown: list[Tile]) -> list[Tile]:
+        """Swap a rack: draw six new tiles first, then put the ``shown`` ones back, so a shown
+        tile cannot come straight back. Refused (nothing drawn) with fewer than six in the bag."""
+        refusal = swap_refused_by_bag(len(self._tiles))
+        if refusal is not None:
+            raise refusal
+        drawn = self.draw(RACK_SIZE)
+        self.put_back(shown)
+        return drawn

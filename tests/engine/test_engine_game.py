@@ -1,13 +1,22 @@
 """The game state machine: placement rules, swaps, racks, flags, resignations, modes, the end."""
 
 import random
+from collections import Counter
 
 import pytest
 from engine_helpers import ReferenceBoard, play, preset
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Game, IllegalActionError, NotationError, Tile, random_game
+from games.engine import (
+    Game,
+    IllegalActionError,
+    NotationError,
+    Record,
+    Tile,
+    random_game,
+    replay,
+)
 
 
 def tiles(text: str) -> list[Tile]:
@@ -141,6 +150,103 @@ def test_swap_timing() -> None:
     play(game, "A f8R-f7Y")
     with pytest.raises(IllegalActionError, match="must make its bonus play first"):
         game.swap("A", tiles("RR RR RR RR"))
+
+
+def test_swap_draws_six_new_tiles_before_the_shown_ones_go_back() -> None:
+    """game-rules.md section 3 step 5: the six new tiles come from the bag as it was before
+    the shown tiles return, so a shown tile cannot come straight back."""
+    game = Game(tile_set="travel")  # two RR, two GG, two BB in the set
+    play(game, "A draw RR RR GG BB OO RG", "A e1O-f2O")
+    preset(game, "A", R=3, G=3, B=3, O=1, Y=1, P=1)  # lowest O, Y, P: none of them shown
+    bag_before_refill = game.bag_size + 1
+    play(game, "A swap RR RR GG BB RG")
+    assert game.bag_size == bag_before_refill - 6 + 5 and game.rack_size("A") == 6
+    with pytest.raises(
+        IllegalActionError,
+        match=r"more tiles 'RR' than the bag held when seat A drew its six new tiles \(the 2 "
+        r"shown go back only after the draw\)",
+    ):
+        play(game, "A draw RR GG BB OY OP YP")
+    play(game, "A draw GG BB OY OP YP PP")  # one GG and one BB were still in the bag
+    play(game, "B k10P-j10P", "B draw RR")  # the shown tiles are back in the bag now
+
+
+def test_swap_needs_six_tiles_in_the_bag() -> None:
+    for left, allowed in ((5, False), (6, True)):
+        game = Game()
+        play(game, "A f10R-f9G")  # the refill took one tile
+        game._racks.bag = left - 1  # set-up: the bag held ``left`` tiles before the refill
+        if allowed:
+            play(game, "A swap RR RR RR RR RR")
+            assert game.bag_size == left - 6 + 5 and game.rack_size("A") == 6
+            continue
+        with pytest.raises(
+            IllegalActionError,
+            match=r"swap not allowed now: the bag holds only 5 tiles, and a swap draws six new "
+            r"tiles before the shown ones go back",
+        ):
+            play(game, "A swap RR RR RR RR RR")
+        assert game.bag_size == left - 1 and game.swap_window == "A"  # nothing changed
+
+
+def _pre_return_bag(game: Game, record, upto: int, shown: tuple[Tile, ...]) -> Counter:
+    """The bag's tiles right after the swap at ``record.actions[upto]``, before the shown tiles
+    return: the set minus every tile on the board and in every rack (all draws recorded)."""
+    racks: dict[str, Counter] = {seat: Counter() for seat in game.seats}
+    board: Counter = Counter()
+    for action in record.actions[:upto]:
+        if action.kind == "draw":
+            racks[action.seat].update(action.tiles)
+        elif action.kind == "place":
+            racks[action.seat][action.placement.tile] -= 1
+            board[action.placement.tile] += 1
+        elif action.kind == "swap":
+            racks[action.seat] = Counter()
+    racks[record.actions[upto].seat] = Counter(shown)
+    bag = Counter(game.tile_set.tiles())
+    bag.subtract(board)
+    for rack in racks.values():
+        bag.subtract(rack)
+    assert min(bag.values()) >= 0
+    return bag
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from([("standard", 2), ("travel", 2), ("standard", 3), ("standard", 4)]),
+    st.data(),
+)
+def test_swap_property_new_tiles_come_from_the_bag_before_the_return(
+    seed: int, setup: tuple[str, int], data: st.DataObject
+) -> None:
+    """For any swap of a game whose draws are all recorded: the bag then loses six tiles and
+    gains the shown ones; the engine accepts a draw of any six tiles of the bag as it was before
+    the shown tiles returned, and refuses one with a tile of a shown kind beyond that bag."""
+    tile_set, players = setup
+    record = random_game(
+        random.Random(seed), players=players, tile_set=tile_set, draws=True, swap_rate=1.0
+    ).record
+    swaps = [i for i, a in enumerate(record.actions) if a.kind == "swap"]
+    assume(swaps)
+    i = data.draw(st.sampled_from(swaps))
+    swap, drawn = record.actions[i], record.actions[i + 1]
+    assert drawn.kind == "draw" and drawn.seat == swap.seat and len(drawn.tiles) == 6
+    before = replay(Record(record.tags, record.actions[:i]))
+    game = replay(Record(record.tags, record.actions[: i + 1]))
+    # bag + rack is preserved: six out, the shown ones in (the refill of that turn undone)
+    refill = before.rack_size(swap.seat) - len(swap.tiles)
+    assert game.bag_size == before.bag_size + refill - 6 + len(swap.tiles)
+    bag = _pre_return_bag(game, record, i, swap.tiles)
+    assert not Counter(drawn.tiles) - bag  # the generator drew from the pre-return bag
+    kind = data.draw(st.sampled_from(sorted(set(swap.tiles), key=str)))
+    assume(bag[kind] < 6)
+    others = [t for t in drawn.tiles if t != kind]
+    too_many = [kind] * (bag[kind] + 1) + others[: 5 - bag[kind]]
+    assume(len(too_many) == 6)
+    with pytest.raises(IllegalActionError, match=f"more tiles '{kind}' than the bag held"):
+        game.draw(swap.seat, too_many)
+    game.draw(swap.seat, drawn.tiles)  # the refusal changed nothing
 
 
 # -- racks and draws ------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import NotationError, Placement, Tile
+from games.engine import IllegalActionError, NotationError, Placement, Tile
 from games.engine.tiles import KINDS, TILE_SETS, Bag, get_tile_set
 
 colour = st.sampled_from("RGBOYP")
@@ -61,3 +61,32 @@ def test_bag_is_seeded_and_holds_the_whole_set() -> None:
     assert len(first) == 3 and first.draw(6) and len(first) == 0
     every = Bag(TILE_SETS["travel"], random.Random(1)).draw(57)
     assert Counter(every) == Counter(TILE_SETS["travel"].tiles())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from(["standard", "travel"]),
+    st.integers(0, 6),
+    st.integers(0, 120),
+)
+def test_bag_swap_draws_six_then_puts_the_shown_tiles_back(
+    seed: int, name: str, shown_count: int, taken: int
+) -> None:
+    """What a swap preserves: the tiles of bag and rack together; the six new tiles come from
+    the bag as it was before the shown ones went back; a bag under six refuses."""
+    tile_set = TILE_SETS[name]
+    bag = Bag(tile_set, random.Random(seed))
+    shown = bag.draw(shown_count)
+    elsewhere = bag.draw(taken)  # on the board or in other racks
+    before = Counter(tile_set.tiles()) - Counter(shown) - Counter(elsewhere)
+    if sum(before.values()) < 6:
+        with pytest.raises(IllegalActionError, match=r"the bag holds only \d tiles"):
+            bag.swap(shown)
+        assert len(bag) == sum(before.values())
+        return
+    drawn = bag.swap(shown)
+    assert len(drawn) == 6 and not Counter(drawn) - before  # all from the pre-return bag
+    assert len(bag) == sum(before.values()) - 6 + shown_count
+    rest = Counter(bag.draw(len(bag)))
+    assert rest + Counter(drawn) == before + Counter(shown)  # bag + rack: nothing lost or made

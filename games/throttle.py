@@ -1,7 +1,9 @@
 """A small fixed-window rate limit per key (a board token), kept in Django's cache.
 
-Enough to stop a runaway script or a stuck button from flooding a board with submissions;
-with several workers each has its own count unless the cache is shared (set CACHES to Redis).
+Enough to stop a runaway script or a stuck button from flooding a board with submissions.
+The cache is Redis when ``REDIS_URL`` is set (``tournament.config.cache_config``), so every
+worker of a scaled-out deployment counts against the same limit; the embedded setup's one
+process keeps the counts in its local memory.
 """
 
 from __future__ import annotations

@@ -121,6 +121,19 @@ def player_submit(request, token):
                             context={"event": board.round.event, "token": token})
 
 
+def _declared_length(request) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def _too_large() -> JsonResponse:
+    return JsonResponse({"ok": False, "error": {"line": None, "message": _(
+        "The record is larger than %(limit)d KB.") % {"limit": MAX_RECORD_BYTES // 1024}}},
+        status=413)
+
+
 @csrf_exempt
 @require_POST
 def api_submit(request):
@@ -130,6 +143,11 @@ def api_submit(request):
     or an arbiter's session, which must then carry the CSRF token like any form, with
     ``?board=<id>``.
     """
+    if _declared_length(request) > MAX_RECORD_BYTES:
+        # Decided before anything reads the body (the CSRF check would, and Django answers an
+        # HTML 400 past DATA_UPLOAD_MAX_MEMORY_SIZE); the server's stream is limited to the
+        # declared length, so the body read below is bounded too.
+        return _too_large()
     auth = request.headers.get("Authorization", "")
     if auth.startswith("Board "):
         try:
@@ -158,9 +176,7 @@ def api_submit(request):
                 "Only the event's arbiters may submit without a board token.")}}, status=403)
         user, via = request.user, "api"
     if len(request.body) > MAX_RECORD_BYTES:
-        return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-            "The record is larger than %(limit)d KB.") % {"limit": MAX_RECORD_BYTES // 1024}}},
-            status=413)
+        return _too_large()
     try:
         submission = submit_record(board, request.body, user=user, via=via)
     except RecordRejected as exc:

@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets (board clocks) through Channels.
 
-Websocket connections are checked against ``ALLOWED_HOSTS`` (origin validation) so that a page
-on another site cannot drive a board's clock with a player's cookies.
+Websocket handshakes must come from a page of this site, scheme, host and port alike
+(``tournament/websocket_origin.py``), so that a page on another site cannot drive a board's
+clock with a player's cookies.
 """
 import os
 
@@ -12,10 +13,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from clocks.flagtimer import FlagTimerMiddleware  # noqa: E402
 from clocks.routing import websocket_urlpatterns  # noqa: E402
+from tournament.websocket_origin import SameOriginValidator  # noqa: E402
 
 # The flag timer wrapper starts the embedded flag timer in this process's event loop (unless
 # FLAG_TIMER is off) and answers ASGI lifespan events; see clocks/flagtimer.py.
@@ -23,7 +24,7 @@ application = FlagTimerMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
+            "websocket": SameOriginValidator(
                 AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
             ),
         }

@@ -125,9 +125,12 @@ def _import(data: dict, *, slug: str | None, arbiter) -> Event:
         end_date=parse_date(spec["end_date"]) if spec["end_date"] else None,
         bye_vp=Decimal(spec["bye_vp"]), absence_vp=Decimal(spec["absence_vp"]),
     )
-    event.arbiters.set(users.filter(username__in=spec["arbiters"]))
-    if arbiter is not None:
-        event.arbiters.add(arbiter)
+    # Whoever imports through the web becomes the only arbiter: a file must not hand other
+    # accounts an event. The operator's command line (no importer) restores the file's list.
+    if arbiter is None:
+        event.arbiters.set(users.filter(username__in=spec["arbiters"]))
+    else:
+        event.arbiters.set([arbiter])
     by_seed = {}
     for p in data["players"]:
         player = Player.objects.create(

@@ -53,15 +53,21 @@ def database_config(env: Mapping[str, str], data_dir: Path) -> dict[str, Any]:
     return config
 
 
-def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
-    """The in-memory layer for one process; Redis (``REDIS_URL``) for several workers."""
+def redis_url(env: Mapping[str, str]) -> str:
+    """``REDIS_URL`` checked for a scheme redis-py understands, or ``""`` when unset."""
     url = env.get("REDIS_URL", "").strip()
-    if not url:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    if not url.startswith(("redis://", "rediss://", "unix://")):
+    if url and not url.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigurationError(
             f"REDIS_URL must start with redis://, rediss:// or unix://: {url!r}"
         )
+    return url
+
+
+def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """The in-memory layer for one process; Redis (``REDIS_URL``) for several workers."""
+    url = redis_url(env)
+    if not url:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # Redis publish/subscribe: a group send is one PUBLISH, and every worker receives pushed
     # messages on one subscribed connection. The list-based RedisChannelLayer needed about four
     # round trips per message received, one message at a time per worker, which queued clock
@@ -73,6 +79,22 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
             "CONFIG": {"hosts": [url]},
         }
     }
+
+
+def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """Django's cache, which holds the request throttles (games/throttle.py).
+
+    Redis (``REDIS_URL``) when it is set, so that every worker counts against the same limits;
+    otherwise the local memory of the one process of the embedded setup. ``CACHE_KEY_PREFIX``
+    keeps several sites (or test runs) on one Redis database apart.
+    """
+    url = redis_url(env)
+    prefix = env.get("CACHE_KEY_PREFIX", "ingenious").strip()
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                            "KEY_PREFIX": prefix}}
+    return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                        "LOCATION": url, "KEY_PREFIX": prefix}}
 
 
 def secret_key(env: Mapping[str, str], debug: bool) -> str:

@@ -5,15 +5,19 @@ the environment (see ``tournament/config.py`` and ``docs/deployment.md``):
 
 - ``DEBUG`` (default off), ``SECRET_KEY`` (required when ``DEBUG`` is off);
 - ``DATABASE_URL`` (default: SQLite in ``DATA_DIR``), ``REDIS_URL`` (default: in-memory layer);
-- ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATA_DIR``.
+- ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATA_DIR``;
+- ``TLS_PROXY``, ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_*``, ``SECURE_COOKIES``: HTTPS behaviour,
+  on by default when ``DEBUG`` is off.
 """
 
+import datetime
 import os
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
 from tournament.config import (
+    cache_config,
     channel_layers_config,
     database_config,
     env_flag,
@@ -26,7 +30,7 @@ ENV = os.environ
 
 DEBUG = env_flag(ENV, "DEBUG", default=False)
 SECRET_KEY = secret_key(ENV, DEBUG)
-ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 DATA_DIR = Path(ENV.get("DATA_DIR", BASE_DIR / "data"))
@@ -43,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_tables2",
+    "axes",
     "tournament",
     "games",
     "clocks",
@@ -58,6 +63,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "tournament.middleware.RefusalMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -83,6 +91,9 @@ ASGI_APPLICATION = "tournament.asgi.application"
 
 DATABASES = {"default": database_config(ENV, DATA_DIR)}
 CHANNEL_LAYERS = channel_layers_config(ENV)
+# The throttles of the board API and the live scoresheet count here: Redis with REDIS_URL, so
+# every worker counts against one limit.
+CACHES = cache_config(ENV)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -92,6 +103,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user name
+# from one address, that pair is refused for an hour (429 and the lockout page), whichever
+# worker answers: the attempts are counted in the database. Locking the pair, not the address
+# alone, keeps a venue behind one NAT address usable while someone guesses at one account.
+# `python manage.py axes_reset` (or the admin) lifts a lockout early.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(ENV.get("LOGIN_FAILURE_LIMIT") or 5)
+AXES_COOLOFF_TIME = datetime.timedelta(hours=1)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -132,9 +159,21 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_flag(ENV, "SECURE_COOKIES", default=False)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# HTTPS. Production (DEBUG off) is HTTPS-only unless the environment says otherwise:
+# redirect to https, HSTS for a year, cookies only over https (`check --deploy` is clean).
+# Behind a TLS-terminating proxy set TLS_PROXY=1: the proxy's X-Forwarded-Proto then tells
+# Django the request was https (request.is_secure(), https links in the QR codes, no redirect
+# loop). Only set it when the proxy overwrites that header: a client could forge it otherwise.
+# (The client's address for the login lockouts comes from daphne's --proxy-headers.)
+if env_flag(ENV, "TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_flag(ENV, "SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = int(ENV.get("SECURE_HSTS_SECONDS") or (0 if DEBUG else 31_536_000))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag(ENV, "SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_flag(ENV, "SECURE_HSTS_PRELOAD", default=True)
+SESSION_COOKIE_SECURE = env_flag(ENV, "SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 LOGGING = {
     "version": 1,

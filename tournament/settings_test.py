@@ -7,6 +7,9 @@ suite runs on the embedded defaults and on PostgreSQL + Redis.
 import os
 
 os.environ.setdefault("SECRET_KEY", "insecure-key-for-the-test-suite-only")
+# One cache key prefix per test run, inherited by the run's server subprocesses: runs sharing
+# a Redis database (CI passes, parallel runs) never see each other's throttle counts.
+os.environ.setdefault("CACHE_KEY_PREFIX", f"ingenious-test-{os.getpid()}")
 
 from tournament.settings import *  # noqa: F403
 
@@ -16,6 +19,13 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# The test client's host name, accepted only here.
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]  # noqa: F405
+# The suite talks plain http to the test client and to its daphne subprocesses; production's
+# HTTPS defaults are tested by tests/security/test_deploy.py with the real settings.
+SECURE_SSL_REDIRECT = False
+SECURE_HSTS_SECONDS = 0
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
 
 # Tests drive the flag timer's tick themselves; a server subprocess may turn it on.
 FLAG_TIMER = env_flag(ENV, "FLAG_TIMER", default=False)  # noqa: F405

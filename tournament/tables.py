@@ -1,6 +1,13 @@
-"""django-tables2 tables of the public pages: values come from cores, formatting lives here."""
+"""django-tables2 tables of the public pages: values come from cores, formatting lives here.
+
+Every table exports to CSV and XLSX (``?_export=``) through :class:`ExportTable`, whose
+cells are inert in a spreadsheet: see :func:`inert_cell`.
+"""
 
 from __future__ import annotations
+
+import re
+from decimal import Decimal
 
 import django_tables2 as tables
 from django.utils.html import format_html
@@ -8,8 +15,50 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.templatetags.ingenious import vp
 
+# A plain number, as the standings write it: ``+12``, ``-3``, ``−3`` (U+2212), ``6.5``, ``3½``,
+# ``½``.
+_NUMBER = re.compile(r"^([+\-\u2212]?)(?=[\d½¼¾])(\d*)(?:\.(\d+)|([½¼¾]))?$")
+_FRACTIONS = {"½": Decimal("0.5"), "¼": Decimal("0.25"), "¾": Decimal("0.75")}
+# What a spreadsheet would evaluate at the start of a cell (OWASP's list: formula signs, DDE
+# through @, and tab / carriage return, which some programs strip before parsing).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
-class PairingsTable(tables.Table):
+
+def inert_cell(value):
+    """One exported cell, made safe to open in a spreadsheet (CSV injection, OWASP rule).
+
+    Numbers stay numbers; text that is a plain number (a tiebreak's ``+12`` or ``−3``, a
+    score ``3½``) becomes that number, so it still sorts and sums and no formula can hide in
+    it; any other text starting with ``= + - @``, a tab or a carriage return gets a leading
+    single quote, which shows it as the text it is, in CSV and XLSX alike.
+
+    >>> inert_cell('=HYPERLINK("http://evil.example","x")')[:12]
+    "'=HYPERLINK("
+    >>> inert_cell("+12"), inert_cell("\u22123"), inert_cell("3½"), inert_cell("-2+3")
+    (12, -3, 3.5, "'-2+3")
+    """
+    if not isinstance(value, str):
+        return value
+    match = _NUMBER.match(value)
+    if match:
+        sign, whole, decimals, glyph = match.groups()
+        number = Decimal(f"{whole or 0}.{decimals or 0}") + _FRACTIONS.get(glyph, 0)
+        number = -number if sign in ("-", "\u2212") else number
+        return int(number) if number == number.to_integral_value() else float(number)
+    if value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class ExportTable(tables.Table):
+    """A table whose exported values (header row included) pass through :func:`inert_cell`."""
+
+    def as_values(self, exclude_columns=None):
+        for row in super().as_values(exclude_columns=exclude_columns):
+            yield [inert_cell(cell) for cell in row]
+
+
+class PairingsTable(ExportTable):
     board = tables.Column(verbose_name=_("Board"), attrs={"td": {"class": "board-no"}})
     first = tables.Column(verbose_name=_("Plays first"))
     first_vp = tables.Column(verbose_name=_("VP"), attrs={"td": {"class": "num"}})
@@ -30,7 +79,7 @@ class PairingsTable(tables.Table):
         return value if value else format_html("<em>{}</em>", _("bye"))
 
 
-class PairingsByNameTable(tables.Table):
+class PairingsByNameTable(ExportTable):
     name = tables.Column(verbose_name=_("Name"))
     board = tables.Column(verbose_name=_("Board"), attrs={"td": {"class": "board-no"}})
     opponent = tables.Column(verbose_name=_("Opponent"))
@@ -40,7 +89,7 @@ class PairingsByNameTable(tables.Table):
         attrs = {"class": "data pairings-by-name"}
 
 
-class ResultsTable(tables.Table):
+class ResultsTable(ExportTable):
     board = tables.Column(verbose_name=_("Board"))
     first = tables.Column(verbose_name=_("First"))
     result = tables.Column(verbose_name=_("Result"), orderable=False)
@@ -57,7 +106,7 @@ class ResultsTable(tables.Table):
         return _("view")
 
 
-class StandingsTable(tables.Table):
+class StandingsTable(ExportTable):
     """Rank, name, VP, then one column per tiebreak of the event (added at construction).
 
     Cells hold display strings prepared by the view and sort on hidden keys, and no column

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -38,7 +38,10 @@ def export_trf(request, event):
 
 
 @login_required
+@permission_required("tournament.add_event", raise_exception=True)
 def import_json(request):
+    """Organisers only, like creating an event; the importer becomes the event's arbiter
+    (arbiters named in the file are ignored, see ``backup.import_event``)."""
     if request.method == "POST":
         upload = request.FILES.get("backup")
         if upload is None:

@@ -17,6 +17,7 @@ from tournament.tokens import revoke_token
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # the origin check compares the page's origin with the Host
 
 
 @pytest_asyncio.fixture(autouse=True)
@@ -50,7 +51,7 @@ def session_cookie(arbiter):
 
 
 async def connect(path: str, cookie: bytes | None = None) -> WebsocketCommunicator:
-    headers = [ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+    headers = [HOST, ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     assert connected
@@ -202,7 +203,7 @@ async def test_bad_messages_get_an_error_and_the_socket_stays_open(board):
 
 async def test_foreign_origin_is_rejected(board):
     communicator = WebsocketCommunicator(application, f"/ws/board/{board.token}/",
-                                         headers=[(b"origin", b"http://evil.example")])
+                                         headers=[HOST, (b"origin", b"http://evil.example")])
     connected, _ = await communicator.connect(timeout=5)
     assert not connected
 

@@ -43,6 +43,12 @@ class EventForm(forms.ModelForm):
         self.tiebreak_names = list(tiebreak_names)
         if self.instance.pk and self.instance.tiebreaks:
             self.fields["tiebreak_order"].initial = ", ".join(self.instance.tiebreaks)
+        for name in ("bye_vp", "absence_vp"):
+            # The database gives Decimal("1.0"), the choices say "1": without this no option
+            # is selected and the browser sends the first one, silently changing the setting.
+            value = self.initial.get(name)
+            if value is not None:
+                self.initial[name] = format(value.normalize(), "f")
         if not settled:
             del self.fields["rounds_reason"]
             return

@@ -3,7 +3,8 @@
 The server keeps the action list (``LiveGame``); every entry replays the list with the engine,
 applies the new action and stores it only if the engine accepts it. Each placement remembers
 the clock's press number at the moment of entry, and clock times are attached to the record
-from the board's presses when the game is confirmed. When both players confirm the finished
+from the board's presses when the game is confirmed. The press numbers also time a swap: it is
+accepted only before the seat's press that ends its turn. When both players confirm the finished
 game, the record is built from the entries and submitted like any other record.
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clocks.clock import ClockState
 from games.engine import EngineError, Game, format_record, parse_record, replay
 from games.models import LiveGame
 from tournament.models import Board
@@ -113,19 +115,23 @@ def _parse_action(data: dict[str, Any]) -> dict[str, Any]:
     raise LiveRefused(_("Unknown entry %(kind)r.") % {"kind": kind})
 
 
-def _clock_flags(board: Board, game: Game, actions: list[dict[str, Any]]) -> list[dict]:
-    """Flag entries the clock demands: a seat whose time ran out stops playing (rules 3)."""
+def _clock_now(board: Board) -> ClockState | None:
+    """The board's clock as it stands now, flags due applied (None while the board has none)."""
     from clocks.models import Clock
     from clocks.services import now_ms
 
     clock = Clock.objects.filter(board_id=board.pk).first()
+    return None if clock is None else clock.core.at(now_ms())
+
+
+def _clock_flags(clock: ClockState | None, game: Game, actions: list[dict[str, Any]]) -> list[dict]:
+    """Flag entries the clock demands: a seat whose time ran out stops playing (rules 3)."""
     if clock is None or game.is_over:
         return []
-    state = clock.core.at(now_ms())
     recorded = {a["seat"] for a in actions if a["action"] == "flag"}
     added = []
     for seat in SEATS:
-        if state.flagged(seat) and seat not in recorded:
+        if clock.flagged(seat) and seat not in recorded:
             try:
                 game.flag(seat)
             except EngineError:
@@ -134,12 +140,22 @@ def _clock_flags(board: Board, game: Game, actions: list[dict[str, Any]]) -> lis
     return added
 
 
-def _press_number(board: Board) -> int | None:
-    """Completed turns on the board's clock so far (None while the board has no clock)."""
-    from clocks.models import Clock
+def _pressed_since_placement(clock: ClockState | None, actions: list[dict[str, Any]],
+                             seat: str) -> bool:
+    """Whether ``seat`` has pressed the clock that ended the turn of its last placement.
 
-    clock = Clock.objects.filter(board_id=board.pk).first()
-    return None if clock is None else clock.core.press_number
+    A swap is declared before pressing; after the press only the refill is left (game-rules.md
+    section 3 step 5). The placement remembers the press number at its entry, so a later press
+    by the seat ended that turn. A placement entered only after its press is caught by the
+    clock itself: it no longer runs for the seat.
+    """
+    if clock is None or clock.started_at_ms is None:
+        return False  # no clock in use: nothing to go by
+    placed = next((a for a in reversed(actions) if a["action"] == "place"), None)
+    press = None if placed is None else placed.get("press")
+    if press is not None and any(p.side == seat and p.number > press for p in clock.presses):
+        return True
+    return clock.finished is None and clock.turn is not None and clock.turn != seat
 
 
 @transaction.atomic
@@ -153,15 +169,21 @@ def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveS
                             "brought up to date, check and enter again."))
     action = _parse_action(data)
     game = _replay(board, live.actions)
-    flags = _clock_flags(board, game, live.actions)
+    clock = _clock_now(board)
+    flags = _clock_flags(clock, game, live.actions)
+    seat = action["seat"]
+    if (action["action"] == "swap" and game.swap_window == seat
+            and _pressed_since_placement(clock, live.actions, seat)):
+        raise LiveRefused(_("Seat %(seat)s has pressed the clock since its last tile: a swap is "
+                            "declared before pressing, now only the refill is left.")
+                          % {"seat": seat})
     try:
         record_action = parse_record({"tags": {}, "actions": [action]}).actions[0]
         _apply(game, record_action)
     except EngineError as exc:
         raise LiveRefused(exc.reason) from None
-    press = _press_number(board)
-    if press is not None:
-        action["press"] = press
+    if clock is not None:
+        action["press"] = clock.press_number
     live.actions = [*live.actions, *flags, action]
     live.version += 1
     live.confirmed = {}

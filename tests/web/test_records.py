@@ -298,3 +298,52 @@ def test_the_event_records_page_finds_the_board_from_the_tags(arbiter_client, bo
     swapped = text.replace(board.first.name, "@@").replace(board.second.name, board.first.name)
     page = arbiter_client.post(url, {"record": swapped.replace("@@", board.second.name)})
     assert page.status_code == 400 and b"does not match this board" in page.content
+
+
+def _post_entry(client, board, entry, version):
+    return client.post(reverse("live_state", args=[board.token]),
+                       {"entry": entry, "version": version}, content_type="application/json")
+
+
+SWAP_A = {"seat": "A", "action": "swap", "tiles": ["RR"] * 5}  # A: red 1, five colours at 0
+PRESSED = ("Seat A has pressed the clock since its last tile: a swap is declared before "
+           "pressing, now only the refill is left.")
+
+
+def test_a_swap_is_entered_before_the_seat_presses_its_clock(client, board, monkeypatch):
+    """game-rules.md 3.5: on a clocked board the swap comes before the press; after the press
+    that ended the turn the player may only refill."""
+    from clocks import services as clock_services
+
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000)
+    clock_services.start(board, who="arbiter")
+    placed = _post_entry(client, board, {"seat": "A", "action": "place",
+                                         "placement": "f10R-f9G"}, 0)
+    assert placed.status_code == 200 and placed.json()["swap_window"] == "A"
+    swapped = _post_entry(client, board, SWAP_A, 1)
+    assert swapped.status_code == 200
+    assert swapped.json()["actions"][-1] == {**SWAP_A, "press": 0}
+    undone = client.post(reverse("live_action", args=[board.token, "undo"]), {"version": 2},
+                         content_type="application/json")
+    assert undone.status_code == 200 and undone.json()["swap_window"] == "A"
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 5_000)
+    assert clock_services.press(board, "A", 0, who="player A").press.number == 1
+    refused = _post_entry(client, board, SWAP_A, 3)
+    assert refused.status_code == 409 and refused.json()["error"] == PRESSED
+    assert refused.json()["version"] == 3 and len(refused.json()["actions"]) == 1
+    assert live.state(board).game.rack_size("A") == 6  # the refill stands
+
+
+def test_a_swap_entered_after_a_late_placement_entry_is_refused(client, board, monkeypatch):
+    """The player placed and pressed, then entered the tile: the clock runs for B already."""
+    from clocks import services as clock_services
+
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000)
+    clock_services.start(board, who="arbiter")
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 5_000)
+    assert clock_services.press(board, "A", 0, who="player A").press.number == 1
+    placed = _post_entry(client, board, {"seat": "A", "action": "place",
+                                         "placement": "f10R-f9G"}, 0)
+    assert placed.status_code == 200 and placed.json()["actions"][0]["press"] == 1
+    refused = _post_entry(client, board, SWAP_A, 1)
+    assert refused.status_code == 409 and refused.json()["error"] == PRESSED

@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 
 from tournament.models import Absence, Board, Event, Result
 from tournament.standings import (
+    COLOUR_BY_COLOUR,
+    CUMULATIVE,
     TIEBREAKS,
     Bye,
     EventResults,
@@ -28,6 +30,7 @@ from tournament.standings import (
     Tiebreak,
     build_crosstable,
     compute_standings,
+    progressive_readings,
 )
 
 T = TypeVar("T")
@@ -38,6 +41,21 @@ COLOURS = "RGBOYP"
 def tiebreak_registry() -> Mapping[str, Tiebreak]:
     """Every tiebreak an event may use, by name, in the order a form offers them."""
     return TIEBREAKS
+
+
+def reading_notes(event: Event) -> list[str]:
+    """Which reading of "progressive" the event's colour tiebreaks use, said for the pages."""
+    phrases = {
+        COLOUR_BY_COLOUR: _("Progressive, colour by colour: sums over the played games, lowest "
+                            "colour first; if equal, the second-lowest, and so on."),
+        CUMULATIVE: _("Progressive, cumulative (the chess reading): the sum of the running "
+                      "totals after each round, so early games weigh more; lowest colour "
+                      "first; if equal, the second-lowest, and so on."),
+    }
+    try:
+        return [phrases[r] for r in progressive_readings(event.tiebreaks)]
+    except ValueError:
+        return []
 
 
 def _six(scores: dict | None) -> list[int] | None:

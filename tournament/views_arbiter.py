@@ -21,7 +21,7 @@ from tournament.forms import (
 from tournament.models import Absence, Board, Player, Result, Round
 from tournament.outcome import ResultError
 from tournament.permissions import arbiter_required
-from tournament.standings_bridge import inconsistencies, tiebreak_registry
+from tournament.standings_bridge import inconsistencies, reading_notes, tiebreak_registry
 
 
 def _ctx(event, **extra):
@@ -84,7 +84,7 @@ def event_settings(request, event):
     return render(request, "tournament/arbiter/event_form.html", _ctx(
         event, form=form, tiebreaks=tiebreak_registry().values(),
         format=services.event_format(event), order=services.order_text(event),
-        history=event.history.all()[:50],
+        history=event.history.all()[:50], readings=reading_notes(event),
     ))
 
 

@@ -232,7 +232,7 @@ def standings(request, slug):
     return _export(request, table, f"{event.slug}-standings-r{table_core.rounds}") or render(
         request, "tournament/standings.html", _ctx(
             request, event, table=table, after=table_core.rounds, wanted=after,
-            tiebreaks=table_core.tiebreaks,
+            tiebreaks=table_core.tiebreaks, readings=standings_bridge.reading_notes(event),
             pdf=_pdf_url(event, "standings", after),
             rounds=range(1, event.rounds.count() + 1),
         ))

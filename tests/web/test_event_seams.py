@@ -302,3 +302,18 @@ def test_a_service_refusal_that_a_view_did_not_expect_is_a_409(rf, monkeypatch):
     api = middleware.process_exception(rf.post("/api/records/"), stale)
     assert api.status_code == 409 and api["Content-Type"] == "application/json"
     assert middleware.process_exception(rf.get("/"), KeyError("x")) is None
+
+
+def test_settings_and_standings_say_which_reading_of_progressive_the_event_uses(
+        arbiter_client, arbiter):
+    event = services.create_event(name="Readings", arbiter=arbiter)
+    standings_url = reverse("event_standings", args=[event.slug])
+    settings_url = reverse("arbiter_settings", args=[event.slug])
+    assert "colour by colour" in arbiter_client.get(standings_url).content.decode()
+    event.tiebreaks = ["head_to_head", "lowest_colour_difference_cumulative",
+                       "lowest_colour_level_cumulative"]
+    event.save()
+    for url in (standings_url, settings_url):
+        page = arbiter_client.get(url).content.decode()
+        assert "cumulative (the chess reading)" in page
+        assert "colour by colour:" not in page

@@ -16,15 +16,26 @@ from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
 from games.models import GameRecord
-from tournament.models import Absence, Board, Event, Player, Result, Round, new_board_token
+from tournament.models import (
+    Absence,
+    Board,
+    Event,
+    HistoryEntry,
+    Player,
+    Result,
+    Round,
+    new_board_token,
+)
 
 FORMAT = "ingenious-td-event"
 VERSION = 1
 EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
-    "token_grace_minutes", "publish_pairings", "publish_standings",
+    "token_grace_minutes", "publish_pairings", "publish_standings", "pairing_order",
 ]
+OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY}
+"""Fields that older backups lack, with the value that keeps such an event as it was."""
 
 
 class BackupError(ValueError):
@@ -95,6 +106,11 @@ def export_event(event: Event) -> dict:
             for p in players
         ],
         "rounds": rounds,
+        "history": [
+            {"at": _dt(h.at), "action": h.action, "summary": h.summary, "reason": h.reason,
+             "user": h.user_label, "details": h.details}
+            for h in event.history.order_by("at", "pk")
+        ],
     }
 
 
@@ -114,7 +130,7 @@ def _import(data: dict, *, slug: str | None, arbiter) -> Event:
         raise BackupError("not an event backup of this tool (format field missing)")
     if data.get("version") != VERSION:
         raise BackupError(f"backup version {data.get('version')!r} is not supported")
-    spec = dict(data["event"])
+    spec = {**OPTIONAL_EVENT_FIELDS, **data["event"]}
     spec["slug"] = slug or spec["slug"]
     if Event.objects.filter(slug=spec["slug"]).exists():
         raise BackupError(f"an event with the short name {spec['slug']!r} already exists")
@@ -178,6 +194,12 @@ def _import(data: dict, *, slug: str | None, arbiter) -> Event:
                     record=records[v["record"]] if v["record"] is not None else None,
                 )
                 Result.objects.filter(pk=result.pk).update(entered_at=_parse_dt(v["entered_at"]))
+    for h in data.get("history", []):
+        entry = HistoryEntry.objects.create(
+            event=event, action=h["action"], summary=h["summary"], reason=h["reason"],
+            user_label=h["user"], details=h["details"],
+        )
+        HistoryEntry.objects.filter(pk=entry.pk).update(at=_parse_dt(h["at"]))
     return event
 
 

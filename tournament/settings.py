@@ -180,6 +180,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
+    # django-axes logs every login at INFO; lockouts (WARNING) are what an operator needs.
+    "loggers": {"axes": {"level": "WARNING"}},
 }
 
 # Where players reach this server: used in QR codes on printed scoresheets when no request is

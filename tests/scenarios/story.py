@@ -1,0 +1,416 @@
+"""Drive a whole event through its pages, as an arbiter and the players would.
+
+Every action GETs the page a person would open, reads its form as served (see ``html.py``),
+changes what the story says and posts it back; nothing here calls a service or saves a model.
+Actions are *steps*: after each outermost step the story runs its checks (``checks.py``), so
+a scenario reads as the story of an event and every intermediate state is checked.
+
+A refusal shown to the person (a form error, an error message, a 4xx) raises ``Refused`` with
+the text they would read; a server error raises ``ServerError`` at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.test import Client
+from django.urls import reverse
+
+from games.engine import format_record, random_game
+from tests.scenarios.html import Form, PageParser, parse
+from tournament.models import Event
+
+
+class Refused(Exception):
+    """The product said no, in words a person reads on the page."""
+
+
+class ServerError(AssertionError):
+    """A page answered 5xx."""
+
+
+def step(action: Callable) -> Callable:
+    """Mark a person's action: once the outermost action is done, the story's checks run."""
+
+    @functools.wraps(action)
+    def wrapper(self, *args, **kwargs):
+        story = self.story
+        story.depth += 1
+        try:
+            result = action(self, *args, **kwargs)
+        finally:
+            story.depth -= 1
+        if story.depth == 0:
+            story.checked(action.__name__)
+        return result
+
+    return wrapper
+
+
+def random_scores(rng: random.Random) -> list[int]:
+    return [rng.randint(0, 18) for _ in range(6)]
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One line of the arbiter's round page."""
+
+    number: int | None  # None: the bye
+    first: str
+    second: str | None
+    result: str
+    pk: int | None
+    token: str | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second is None
+
+    def has(self, name: str) -> bool:
+        return name in (self.first, self.second)
+
+
+class Visitor:
+    """Someone with a browser (a Django test client with its own cookies)."""
+
+    def __init__(self, story: EventStory, client: Client) -> None:
+        self.story = story
+        self.client = client
+
+    def get(self, url: str, **params):
+        response = self.client.get(url, params or None)
+        if response.status_code >= 500:
+            raise ServerError(f"GET {url} {params or ''} answered {response.status_code}")
+        return response
+
+    def page(self, url: str, **params) -> PageParser:
+        response = self.get(url, **params)
+        if response.status_code >= 400:
+            raise Refused(f"GET {url}: {response.status_code}")
+        return parse(response.content.decode())
+
+    def find_form(self, page: PageParser, url: str, *, action: str | None = None,
+                  having: str | None = None) -> Form:
+        path = url.split("?")[0]
+        for form in page.forms:
+            target = form.action.split("?")[0] or path
+            if action is not None and target != action:
+                continue
+            if having is not None and having not in form.names():
+                continue
+            return form
+        raise LookupError(f"no form (action={action}, having={having}) on {url}")
+
+    def submit(self, url: str, overrides: dict | None = None, *, action: str | None = None,
+               having: str | None = None, button: tuple[str, str] | None = None) -> PageParser:
+        """Open ``url``, fill the chosen form like a browser, post it, follow the redirect."""
+        form = self.find_form(self.page(url), url, action=action, having=having)
+        data = form.data(overrides)
+        if button is not None:
+            data[button[0]] = button[1]
+        target = form.action or url
+        response = self.client.post(target, data, follow=True)
+        if response.status_code >= 500:
+            raise ServerError(f"POST {target} answered {response.status_code}")
+        page = parse(response.content.decode())
+        if response.status_code >= 400:
+            raise Refused(" ".join(page.errors) or f"POST {target}: {response.status_code}")
+        if not response.redirect_chain:
+            raise Refused(" ".join(page.errors) or f"POST {target} was not accepted")
+        errors = [text for level, text in page.messages if level == "error"]
+        if errors:
+            raise Refused(" ".join(errors))
+        return page
+
+
+class Arbiter(Visitor):
+    """The event's arbiter, logged in."""
+
+    def url(self, name: str, *args) -> str:
+        return reverse(name, args=[self.story.slug, *args])
+
+    # -- the event and its players ----------------------------------------------------------
+
+    @step
+    def creates_event(self, name: str, *, format: str | None = None, **settings) -> Event:
+        """The new-event form with its defaults, except ``settings`` (field: value).
+
+        ``format`` picks the option of the format choice whose label contains it
+        ("round robin", "Swiss"); without it the form's default stays.
+        """
+        url = reverse("event_create")
+        form = self.find_form(self.page(url), url, having="name")
+        overrides = {"name": name, **self._format(form, format), **settings}
+        missing = set(overrides) - form.names()
+        assert not missing, f"the event form has no field {missing}"
+        response = self.client.post(url, form.data(overrides))
+        if response.status_code != 302:
+            page = parse(response.content.decode())
+            raise Refused(" ".join(page.errors) or f"event not created ({response.status_code})")
+        self.story.slug = response["Location"].strip("/").split("/")[1]
+        return self.story.model()
+
+    @staticmethod
+    def _format(form: Form, wanted: str | None) -> dict:
+        if wanted is None:
+            return {}
+        for select in form.selects.values():
+            try:
+                return {select.name: select.value_for_label(wanted)}
+            except LookupError:
+                continue
+        raise LookupError(f"no choice on the event form offers {wanted!r}")
+
+    @step
+    def changes_settings(self, **settings) -> None:
+        url = self.url("arbiter_settings")
+        self.submit(url, settings, having="name")
+
+    @step
+    def enters_players(self, *names: str) -> None:
+        url = self.url("arbiter_players")
+        for name in names:
+            self.submit(url, {"name": name}, action=url, having="name")
+
+    def player_ids(self) -> dict[str, int]:
+        """Names and ids as the players page links them."""
+        pattern = re.compile(re.escape(self.url("arbiter_player_edit", 999999)).replace(
+            "999999", r"(\d+)"))
+        found = {}
+        for row in self.page(self.url("arbiter_players")).rows:
+            for link in row.links:
+                match = pattern.fullmatch(link)
+                if match:
+                    found[row.cells[1]] = int(match.group(1))
+        return found
+
+    @step
+    def withdraws(self, name: str, reason: str) -> None:
+        pk = self.player_ids()[name]
+        self.submit(self.url("arbiter_players"), {"reason": reason},
+                    action=self.url("arbiter_player_withdraw", pk))
+
+    @step
+    def grants_absence(self, name: str, round_number: int, vp: str | None = None,
+                       reason: str = "asked in advance") -> None:
+        """``vp`` None leaves the form's default (the event's absence VP)."""
+        pk = self.player_ids()[name]
+        overrides = {"round": round_number, "reason": reason}
+        if vp is not None:
+            overrides["vp"] = vp
+        self.submit(self.url("arbiter_players"), overrides,
+                    action=self.url("arbiter_player_absence", pk))
+
+    # -- rounds ---------------------------------------------------------------------------
+
+    def next_action(self) -> str | None:
+        """What the dashboard's "next" button does: "pair", "publish", "close" or None."""
+        pair = self.url("arbiter_round_pair")
+        for form in self.page(self.url("arbiter_dashboard")).forms:
+            if form.action == pair and "manual" not in form.names():
+                return "pair"
+            for action in ("publish", "close"):
+                if form.action.endswith(f"/{action}/"):
+                    return action
+        return None
+
+    @step
+    def pairs_next_round(self) -> int:
+        url = self.url("arbiter_dashboard")
+        pair = self.url("arbiter_round_pair")
+        page = self.page(url)
+        form = next((f for f in page.forms if f.action == pair and "manual" not in f.names()),
+                    None)
+        if form is None:
+            raise Refused("the dashboard offers no pairing: "
+                          + " ".join(text for _level, text in page.messages))
+        response = self.client.post(pair, form.data(), follow=True)
+        if response.status_code >= 500:
+            raise ServerError(f"POST {pair} answered {response.status_code}")
+        result = parse(response.content.decode())
+        errors = [text for level, text in result.messages if level == "error"]
+        if errors:
+            raise Refused(" ".join(errors))
+        return int(response.redirect_chain[-1][0].rstrip("/").rsplit("/", 1)[1])
+
+    def _round_action(self, number: int, action: str, overrides: dict | None = None) -> None:
+        self.submit(self.url("arbiter_round", number), overrides,
+                    action=self.url("arbiter_round_action", number, action))
+
+    @step
+    def publishes_round(self, number: int) -> None:
+        self._round_action(number, "publish")
+
+    @step
+    def closes_round(self, number: int) -> None:
+        self._round_action(number, "close")
+
+    @step
+    def repairs_round(self, number: int, reason: str) -> None:
+        self._round_action(number, "repair", {"reason": reason})
+
+    @step
+    def edits_pairing(self, number: int, board: int, first: str, second: str | None,
+                      reason: str) -> None:
+        url = self.url("arbiter_round", number)
+        form = self.find_form(self.page(url), url,
+                              action=self.url("arbiter_round_action", number, "edit"))
+        ids = {label: value for value, label, _s in form.selects["first"].options}
+        self.submit(url, {"board": board, "first": ids[first],
+                          "second": ids[second] if second else "", "reason": reason},
+                    action=self.url("arbiter_round_action", number, "edit"))
+
+    def boards(self, number: int) -> list[BoardRow]:
+        """The round's boards as its arbiter page lists them."""
+        board_link = re.compile(re.escape(self.url("arbiter_board", 999999)).replace(
+            "999999", r"(\d+)"))
+        token_link = re.compile(re.escape(reverse("board_page", args=["TOKEN"])).replace(
+            "TOKEN", r"([^/]+)"))
+        rows = []
+        for row in self.page(self.url("arbiter_round", number)).rows:
+            if len(row.cells) < 4 or not (row.cells[0].isdigit() or row.cells[0] == "–"):
+                continue
+            pk = token = None
+            for link in row.links:
+                if m := board_link.fullmatch(link):
+                    pk = int(m.group(1))
+                elif m := token_link.fullmatch(link):
+                    token = m.group(1)
+            bye = row.cells[0] == "–"
+            rows.append(BoardRow(None if bye else int(row.cells[0]), row.cells[1],
+                                 None if bye else row.cells[2], row.cells[3], pk, token))
+        return rows
+
+    def board(self, number: int, board: int) -> BoardRow:
+        return next(b for b in self.boards(number) if b.number == board)
+
+    def board_of(self, number: int, name: str) -> BoardRow:
+        return next(b for b in self.boards(number) if b.has(name))
+
+    # -- results --------------------------------------------------------------------------
+
+    @step
+    def enters_result(self, number: int, board: int, first: list[int],
+                      second: list[int]) -> PageParser:
+        """Twelve scores typed from a slip on the fast result entry page."""
+        return self._types_slip(number, self.board(number, board), first, second)
+
+    def _types_slip(self, number: int, row: BoardRow, first: list[int], second: list[int]):
+        url = self.url("arbiter_results", number) + f"?board={row.pk}"
+        scores = {f"first_{c}": v for c, v in zip("RGBOYP", first, strict=True)}
+        scores |= {f"second_{c}": v for c, v in zip("RGBOYP", second, strict=True)}
+        return self.submit(url, scores, having="board_id")
+
+    @step
+    def enters_round_results(self, number: int, rng: random.Random) -> None:
+        """A random slip for every board of the round still without a result."""
+        for row in self.boards(number):
+            if not row.is_bye and not row.result:
+                self._types_slip(number, row, random_scores(rng), random_scores(rng))
+
+    def _board_form(self, number: int, board: int, overrides: dict,
+                    button: tuple[str, str] | None = None, action: str | None = None):
+        row = self.board(number, board)
+        url = self.url("arbiter_board", row.pk)
+        return self.submit(url, overrides, having=None if action else "kind", action=action,
+                           button=button)
+
+    @step
+    def records_forfeit(self, number: int, board: int, absent: str, reason: str) -> None:
+        row = self.board(number, board)
+        seat = "first" if row.first == absent else "second"
+        self._board_form(number, board, {"kind": "forfeit", "loser_seat": seat,
+                                         "reason": reason})
+
+    @step
+    def records_double_forfeit(self, number: int, board: int, reason: str) -> None:
+        self._board_form(number, board, {"kind": "double_forfeit", "reason": reason})
+
+    @step
+    def corrects_result(self, number: int, board: int, first: list[int], second: list[int],
+                        reason: str) -> None:
+        self._board_form(number, board, {
+            "kind": "played", "first_scores": " ".join(map(str, first)),
+            "second_scores": " ".join(map(str, second)), "reason": reason})
+
+    @step
+    def resolves_conflict(self, number: int, board: int, *, accept: bool, reason: str) -> None:
+        row = self.board(number, board)
+        url = self.url("arbiter_board", row.pk)
+        prefix = self.url("arbiter_conflict", 999999).replace("999999/", "")
+        form = next((f for f in self.page(url).forms if f.action.startswith(prefix)), None)
+        if form is None:
+            raise Refused(f"round {number}, board {board} shows no conflict")
+        self.submit(url, {"reason": reason}, action=form.action,
+                    button=("accept", "1" if accept else "0"))
+
+    def scoresheet_token(self, number: int, name: str) -> str:
+        """The board link printed on the scoresheet handed to ``name``'s board."""
+        return self.board_of(number, name).token
+
+
+class Player(Visitor):
+    """A player at the board: no login, only the board's token from the scoresheet's QR code."""
+
+    def __init__(self, story: EventStory, client: Client, name: str) -> None:
+        super().__init__(story, client)
+        self.name = name
+
+    @step
+    def submits_record(self, token: str, record: str) -> PageParser:
+        url = reverse("player_submit", args=[token])
+        return self.submit(url, {"record": record}, having="record")
+
+
+class EventStory:
+    """One event: its arbiter, its players, the public, and the checks run after each step."""
+
+    def __init__(self, arbiter_user, checks: list[Callable[[EventStory], None]] = ()) -> None:
+        self.slug: str | None = None
+        self.depth = 0
+        self.checks = list(checks)
+        self.steps: list[str] = []
+        self.cache: dict = {}
+        client = Client()
+        client.force_login(arbiter_user)
+        self.arbiter = Arbiter(self, client)
+        self.public = Visitor(self, Client())
+        self._players: dict[str, Player] = {}
+
+    def player(self, name: str) -> Player:
+        if name not in self._players:
+            self._players[name] = Player(self, Client(), name)
+        return self._players[name]
+
+    def model(self) -> Event:
+        return Event.objects.get(slug=self.slug)
+
+    def checked(self, what: str) -> None:
+        self.steps.append(what)
+        if self.slug is None:
+            return
+        for check in self.checks:
+            check(self)
+
+    def game_record(self, number: int, board: BoardRow, seed: int) -> str:
+        """A legal game of that board as the players would write it down."""
+        tags = {"Event": self.model().name, "Round": str(number), "Board": str(board.number),
+                "First": board.first, "Second": board.second}
+        return format_record(random_game(random.Random(seed), tags=tags).record)
+
+    def plays_to_the_end(self, rng: random.Random, *, limit: int = 20) -> list[int]:
+        """Pair, publish and enter every round the dashboard offers; close the last one."""
+        played = []
+        while self.arbiter.next_action() == "pair":
+            number = self.arbiter.pairs_next_round()
+            self.arbiter.publishes_round(number)
+            self.arbiter.enters_round_results(number, rng)
+            played.append(number)
+            assert len(played) <= limit, "the event never ends"
+        if played and self.arbiter.next_action() == "close":
+            self.arbiter.closes_round(played[-1])
+        return played

@@ -16,6 +16,7 @@ from html.parser import HTMLParser
 class Select:
     name: str
     multiple: bool
+    disabled: bool = False
     options: list[tuple[str, str, bool]] = field(default_factory=list)
     """(value, label, selected) in page order."""
 
@@ -26,11 +27,15 @@ class Select:
         return [self.options[0][0]]  # a single select without `selected` shows its first option
 
     def value_for_label(self, wanted: str) -> str:
-        """The value of the option whose label (or value) contains ``wanted``, any case."""
+        """The option's value whose value is ``wanted``, else whose label starts with it, else
+        whose label contains it (any case)."""
         wanted = wanted.casefold()
-        for value, label, _selected in self.options:
-            if wanted in label.casefold() or wanted == value.casefold():
-                return value
+        tests = (lambda v, lab: v.casefold() == wanted, lambda v, lab: lab.startswith(wanted),
+                 lambda v, lab: wanted in lab)
+        for test in tests:
+            for value, label, _selected in self.options:
+                if test(value, label.casefold()):
+                    return value
         raise LookupError(f"select {self.name!r} has no option like {wanted!r}: {self.options}")
 
 
@@ -108,11 +113,12 @@ class PageParser(HTMLParser):
         elif tag == "input" and self._form is not None:
             self._input(a)
         elif tag == "select" and self._form is not None and "name" in a:
-            self._select = Select(a["name"], "multiple" in a)
+            self._select = Select(a["name"], "multiple" in a, "disabled" in a)
             self._form.selects[a["name"]] = self._select
         elif tag == "option" and self._select is not None:
             self._option = [a.get("value"), [], "selected" in a]
-        elif tag == "textarea" and self._form is not None and "name" in a:
+        elif tag == "textarea" and self._form is not None and "name" in a and (
+                "disabled" not in a):
             self._textarea = [a["name"], []]
         elif tag == "button" and self._form is not None:
             self._button = [a.get("name", ""), a.get("value", ""), []]
@@ -182,12 +188,13 @@ class PageParser(HTMLParser):
         super().close()
         for form in self.forms:  # selects become fields in page order at the end
             for select in form.selects.values():
-                form.fields.extend((select.name, value) for value in select.current())
+                if not select.disabled:  # a browser sends no disabled control
+                    form.fields.extend((select.name, value) for value in select.current())
 
     def _input(self, a: dict) -> None:
         kind = a.get("type", "text").lower()
         name = a.get("name")
-        if not name or kind in ("submit", "button", "image", "reset", "file"):
+        if not name or "disabled" in a or kind in ("submit", "button", "image", "reset", "file"):
             return
         if kind in ("checkbox", "radio"):
             if kind == "checkbox":

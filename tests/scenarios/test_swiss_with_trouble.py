@@ -1,0 +1,96 @@
+"""Scenario 3: a Swiss of thirteen where everything an arbiter dreads happens once.
+
+Forfeits both ways, a double forfeit and a bye in round 1; the two players of a board send in
+game records that disagree and the arbiter settles it; a late entry and an absence with ½
+granted before round 2; round 2 paired again and then edited by hand; a withdrawal; a result
+of round 2 corrected after round 3 was paired (the published pairings stay as they are).
+Results arrive through the arbiter's result pages and the players' record page (board token).
+"""
+
+import random
+from decimal import Decimal
+
+from tests.scenarios import checks
+from tests.scenarios.story import random_scores
+
+NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo", "Iris", "Jon", "Kai",
+         "Lena", "Max"]
+LATE = "Nora Late"
+
+
+def only_result(story, name, number):
+    results = checks.results_of(story, name, number)
+    assert len(results) == 1, f"{name} has {len(results)} results in round {number}"
+    return results[0]
+
+
+def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_corrections(story):
+    rng = random.Random(13)
+    arbiter = story.arbiter
+    arbiter.creates_event("Autumn Swiss", format="Swiss", rounds_planned=5)
+    arbiter.enters_players(*NAMES)
+
+    # Round 1: six games and a bye.
+    r1 = arbiter.pairs_next_round()
+    arbiter.publishes_round(r1)
+    games = [b for b in arbiter.boards(r1) if not b.is_bye]
+    assert len(games) == 6 and len(arbiter.boards(r1)) == 7
+    no_show_first, no_show_second = games[0].first, games[1].second
+    arbiter.records_forfeit(r1, 1, absent=no_show_first, reason="did not come")
+    arbiter.records_forfeit(r1, 2, absent=no_show_second, reason="did not come")
+    arbiter.records_double_forfeit(r1, 3, reason="both an hour late")
+
+    disputed = games[3]
+    token = arbiter.scoresheet_token(r1, disputed.first)
+    story.player(disputed.first).submits_record(token, story.game_record(r1, disputed, 1))
+    page = story.player(disputed.second).submits_record(
+        token, story.game_record(r1, disputed, 2))
+    assert [level for level, _text in page.messages] == ["warning"], page.messages
+    arbiter.resolves_conflict(r1, 4, accept=True, reason="the second record is the signed one")
+    arbiter.enters_round_results(r1, rng)
+
+    assert checks.vp_of(only_result(story, no_show_first, 1), no_show_first) == 0
+    assert checks.vp_of(only_result(story, no_show_second, 1), no_show_second) == 0
+    double = only_result(story, games[2].first, 1)
+    assert (double.kind, double.first_vp, double.second_vp) == ("double_forfeit", 0, 0)
+    settled = only_result(story, disputed.first, 1)
+    assert (settled.source, settled.record.text) == (
+        "arbiter", story.game_record(r1, disputed, 2))
+
+    # Before round 2: a late entry, and an absence with ½ granted.
+    arbiter.enters_players(LATE)
+    absent = games[4].first
+    arbiter.grants_absence(absent, 2, vp="0.5", reason="exam in the morning")
+
+    r2 = arbiter.pairs_next_round()
+    arbiter.repairs_round(r2, reason="the draw was shown before the late entry was checked")
+    seated = {name for b in arbiter.boards(r2) for name in (b.first, b.second) if name}
+    assert LATE in seated and absent not in seated
+    one, two = arbiter.board(r2, 1), arbiter.board(r2, 2)
+    arbiter.edits_pairing(r2, 1, one.first, two.second, reason="keep club mates apart")
+    arbiter.edits_pairing(r2, 2, two.first, one.second, reason="keep club mates apart")
+    arbiter.publishes_round(r2)
+    assert checks.pairings_csv(story, r2)[:2] == [(one.first, two.second),
+                                                  (two.first, one.second)]
+    arbiter.enters_round_results(r2, rng)
+
+    leaving = games[5].second
+    arbiter.withdraws(leaving, "train home")
+
+    # Round 3 paired, then a round 2 result is found misread and corrected.
+    r3 = arbiter.pairs_next_round()
+    arbiter.publishes_round(r3)
+    published = checks.pairings_csv(story, r3)
+    arbiter.corrects_result(r2, 1, [18] * 6, [0] * 6, reason="the slip was read upside down")
+    corrected = only_result(story, one.first, r2)
+    assert (corrected.first_vp, corrected.second_vp) == (Decimal(1), Decimal(0))
+    assert checks.pairings_csv(story, r3) == published
+    arbiter.enters_result(r3, 1, random_scores(rng), random_scores(rng))
+    arbiter.enters_round_results(r3, rng)
+
+    played = [r1, r2, r3, *story.plays_to_the_end(rng)]
+
+    assert played == [1, 2, 3, 4, 5]
+    checks.every_round_closed(story)
+    assert not checks.results_of(story, LATE, 1)
+    assert not any(checks.results_of(story, leaving, n) for n in (3, 4, 5))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clocks.timecontrol import TimeControl, TimeControlError
 from tournament.models import Event, Player
+from tournament.validation import tiebreak_list
 
 COLOURS = "RGBOYP"
+_SCORE = re.compile(r"[0-9]{1,2}")
 VP_CHOICES = [("", "—"), ("1", "1"), ("0.5", "½"), ("0", "0")]
 
 
@@ -38,9 +41,8 @@ class EventForm(forms.ModelForm):
             "end_date": forms.DateInput(attrs={"type": "date"}),
         }
 
-    def __init__(self, *args, tiebreak_names=(), settled=False, **kwargs):
+    def __init__(self, *args, settled=False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.tiebreak_names = list(tiebreak_names)
         if self.instance.pk and self.instance.tiebreaks:
             self.fields["tiebreak_order"].initial = ", ".join(self.instance.tiebreaks)
         for name in ("bye_vp", "absence_vp"):
@@ -68,24 +70,12 @@ class EventForm(forms.ModelForm):
         return data
 
     def clean_time_control(self):
-        value = self.cleaned_data["time_control"].strip()
-        try:
-            TimeControl.parse(value)
-        except TimeControlError as exc:
-            raise forms.ValidationError(str(exc)) from None
-        return value
+        return self.cleaned_data["time_control"].strip()
 
     def clean_tiebreak_order(self):
-        raw = self.cleaned_data.get("tiebreak_order", "")
-        names = [n.strip() for n in raw.split(",") if n.strip()]
-        unknown = [n for n in names if n not in self.tiebreak_names]
-        if unknown:
-            raise forms.ValidationError(
-                _("Unknown tiebreak %(name)s; valid: %(valid)s")
-                % {"name": unknown[0], "valid": ", ".join(self.tiebreak_names)}
-            )
-        if len(set(names)) != len(names):
-            raise forms.ValidationError(_("A tiebreak is listed twice."))
+        names = [n.strip() for n in self.cleaned_data.get("tiebreak_order", "").split(",")]
+        names = [n for n in names if n]
+        tiebreak_list(names)
         return names
 
     def clean(self):
@@ -172,8 +162,9 @@ class OtherResultForm(forms.Form):
         raw = self.cleaned_data.get(name, "").replace(",", " ").split()
         if not raw:
             return None
-        if len(raw) != 6 or not all(x.isdigit() for x in raw):
-            raise forms.ValidationError(_("Give six whole numbers in the order R G B O Y P."))
+        if len(raw) != 6 or not all(_SCORE.fullmatch(x) for x in raw):
+            raise forms.ValidationError(
+                _("Give six whole numbers from 0 to 18 in the order R G B O Y P."))
         return [int(x) for x in raw]
 
     def clean_first_scores(self):

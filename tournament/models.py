@@ -10,11 +10,18 @@ import secrets
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournament.standings import DEFAULT_TIEBREAKS
+from tournament.validation import one_line, tiebreak_list, time_control
+
+#: Board tokens stay valid at most a week after the round closes.
+MAX_GRACE_MINUTES = 7 * 24 * 60
+#: Beyond any rating system in use; a larger number is a typo.
+MAX_RATING = 4000
 
 VP_CHOICES = [(Decimal("1"), "1"), (Decimal("0.5"), "½"), (Decimal("0"), "0")]
 ABSENCE_VP_CHOICES = VP_CHOICES[1:]
@@ -47,12 +54,13 @@ class Event(models.Model):
         LOT = "lot", _("Drawn by lot")
 
     slug = models.SlugField(_("short name"), max_length=60, unique=True)
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[one_line])
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
-    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    venue = models.CharField(_("venue"), max_length=120, blank=True, validators=[one_line])
     rounds_planned = models.PositiveSmallIntegerField(
         _("rounds planned"), default=7,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
         help_text=_("The Swiss rounds; a round robin plays its table's number of rounds. "
                     "Fixed once round 1 is paired."),
     )
@@ -70,7 +78,7 @@ class Event(models.Model):
         _("rules profile"), max_length=20, choices=RulesProfile.choices, default=RulesProfile.MSO
     )
     time_control = models.CharField(
-        _("time control"), max_length=20, default="600",
+        _("time control"), max_length=20, default="600", validators=[time_control],
         help_text=_(
             "Seconds per player; '+N' for a Fischer increment, 'dN' for a Bronstein delay."
         ),
@@ -95,9 +103,11 @@ class Event(models.Model):
         _("seed of the lot"), null=True, blank=True, editable=False,
         help_text=_("Drawn when round 1 is paired, for first move and pairing numbers by lot."),
     )
-    tiebreaks = models.JSONField(_("tiebreaks in order"), default=list)
+    tiebreaks = models.JSONField(_("tiebreaks in order"), default=list, blank=True,
+                                 validators=[tiebreak_list])
     token_grace_minutes = models.PositiveIntegerField(
-        _("board tokens stay valid after closing (minutes)"), default=60
+        _("board tokens stay valid after closing (minutes)"), default=60,
+        validators=[MaxValueValidator(MAX_GRACE_MINUTES)],
     )
     publish_pairings = models.BooleanField(_("publish pairings"), default=True)
     publish_standings = models.BooleanField(_("publish standings"), default=True)
@@ -133,16 +143,22 @@ class Event(models.Model):
 
 class Player(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(_("name"), max_length=100)
-    club = models.CharField(_("club"), max_length=100, blank=True)
-    country = models.CharField(_("country"), max_length=3, blank=True)
-    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
-    seed = models.PositiveIntegerField(_("pairing number"))
-    joined_round = models.PositiveSmallIntegerField(_("joins in round"), default=1)
-    withdrawn_after_round = models.PositiveSmallIntegerField(
-        _("withdrawn after round"), null=True, blank=True
+    name = models.CharField(_("name"), max_length=100, validators=[one_line])
+    club = models.CharField(_("club"), max_length=100, blank=True, validators=[one_line])
+    country = models.CharField(_("country"), max_length=3, blank=True, validators=[one_line])
+    rating = models.PositiveIntegerField(
+        _("rating"), null=True, blank=True, validators=[MaxValueValidator(MAX_RATING)]
     )
-    withdrawal_reason = models.CharField(_("reason for withdrawal"), max_length=200, blank=True)
+    seed = models.PositiveIntegerField(_("pairing number"))
+    joined_round = models.PositiveSmallIntegerField(
+        _("joins in round"), default=1, validators=[MinValueValidator(1), MaxValueValidator(99)]
+    )
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True, validators=[MaxValueValidator(99)]
+    )
+    withdrawal_reason = models.CharField(
+        _("reason for withdrawal"), max_length=200, blank=True, validators=[one_line]
+    )
 
     class Meta:
         ordering = ["seed"]
@@ -164,9 +180,11 @@ class Absence(models.Model):
     """A requested absence for one round: not paired, scores the event's absence VP."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="absences")
-    round_number = models.PositiveSmallIntegerField()
+    round_number = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(99)]
+    )
     vp = models.DecimalField(max_digits=2, decimal_places=1, choices=ABSENCE_VP_CHOICES)
-    reason = models.CharField(max_length=200, blank=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True, validators=[one_line])
 
     class Meta:
         constraints = [
@@ -212,7 +230,8 @@ class Board(models.Model):
     )
     token = models.CharField(max_length=40, default=new_board_token, unique=True)
     token_revoked_at = models.DateTimeField(null=True, blank=True)
-    manual_reason = models.CharField(max_length=200, blank=True)
+    manual_reason = models.CharField(_("reason"), max_length=200, blank=True,
+                                     validators=[one_line])
 
     class Meta:
         ordering = ["round", "number"]
@@ -268,11 +287,11 @@ class Result(models.Model):
     first_vp = models.DecimalField(max_digits=2, decimal_places=1)
     second_vp = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True)
     loser_seat = models.CharField(max_length=6, blank=True)
-    reason = models.CharField(max_length=300, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True, validators=[one_line])
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
-    entered_by_label = models.CharField(max_length=100, blank=True)
+    entered_by_label = models.CharField(max_length=100, blank=True, validators=[one_line])
     entered_at = models.DateTimeField(auto_now_add=True)
     record = models.ForeignKey(
         "games.GameRecord", on_delete=models.RESTRICT, null=True, blank=True, related_name="results"
@@ -311,7 +330,7 @@ class HistoryEntry(models.Model):
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=30, choices=Action.choices)
     summary = models.CharField(max_length=300)
-    reason = models.CharField(max_length=300, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True, validators=[one_line])
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )

@@ -36,7 +36,7 @@ def _fail(request, exc) -> None:
 @permission_required("tournament.add_event", raise_exception=True)
 def event_create(request):
     """Organisers only (the ``add_event`` permission, given in the admin): 403 for others."""
-    form = EventForm(request.POST or None, tiebreak_names=tiebreak_registry())
+    form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.changes()
         event = services.create_event(name=data.pop("name"), arbiter=request.user, **data)
@@ -66,8 +66,7 @@ def dashboard(request, event):
 @arbiter_required
 def event_settings(request, event):
     settled = event.rounds.exists()
-    form = EventForm(request.POST or None, instance=event, tiebreak_names=tiebreak_registry(),
-                     settled=settled)
+    form = EventForm(request.POST or None, instance=event, settled=settled)
     if request.method == "POST" and form.is_valid():
         try:
             services.update_event(event, form.changes(), user=request.user,
@@ -280,7 +279,11 @@ def result_entry(request, event, number):
     form = SlipForm(request.POST or None)
     board = None
     if request.method == "POST":
-        board = get_object_or_404(Board, round=round_, pk=request.POST.get("board_id"))
+        board_id = request.POST.get("board_id", "")
+        if not board_id.isascii() or not board_id.isdigit():
+            return render(request, "refused.html", {"message": _("No board was chosen.")},
+                          status=400)
+        board = get_object_or_404(Board, round=round_, pk=int(board_id))
         if form.is_valid():
             try:
                 recorded = services.record_result(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -15,6 +16,7 @@ from tournament.models import Absence, Event, HistoryEntry, Player
 from tournament.services import format as event_format
 from tournament.services.errors import ServiceError
 from tournament.services.history import log_change
+from tournament.services.validation import InvalidInput, checked
 
 
 def unique_slug(name: str) -> str:
@@ -27,7 +29,8 @@ def unique_slug(name: str) -> str:
 
 @transaction.atomic
 def create_event(*, name: str, arbiter=None, slug: str | None = None, **fields) -> Event:
-    event = Event.objects.create(name=name, slug=slug or unique_slug(name), **fields)
+    event = checked(Event(name=name, slug=slug or unique_slug(name), **fields))
+    event.save()
     if arbiter is not None:
         event.arbiters.add(arbiter)
     return event
@@ -55,39 +58,65 @@ def add_player(event: Event, *, name: str, club: str = "", country: str = "",
     if joined > 1 and event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
         raise ServiceError(_("A round robin cannot take late entries: its table was fixed when "
                              "round 1 was paired."))
-    return Player.objects.create(
-        event=event, name=name, club=club, country=country, rating=rating,
+    player = checked(Player(
+        event=event, name=name, club=club.strip(), country=country.strip(), rating=rating,
         seed=_next_seed(event), joined_round=joined,
-    )
+    ))
+    player.save()
+    return player
+
+
+_RATING = re.compile(r"[0-9]{1,9}")
 
 
 def parse_players_csv(text: str) -> list[dict]:
-    """Rows of a CSV with a ``name`` column (``club``, ``country``, ``rating`` optional)."""
+    """Rows of a CSV with a ``name`` column (``club``, ``country``, ``rating`` optional).
+
+    Only the shape is read here; each row's values are checked as the player is entered, so a
+    refusal names the line and the field (``import_players``).
+    """
     reader = csv.DictReader(io.StringIO(text))
-    if not reader.fieldnames or "name" not in [f.strip().lower() for f in reader.fieldnames]:
-        raise ServiceError(_("The CSV needs a header line with a 'name' column."))
-    rows = []
-    for line_no, raw in enumerate(reader, start=2):
-        row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items()}
-        if not row.get("name"):
-            raise ServiceError(_("Line %(line)d: the name is empty.") % {"line": line_no})
-        rating = row.get("rating") or None
-        if rating is not None:
-            if not rating.isdigit():
-                raise ServiceError(
-                    _("Line %(line)d: rating %(value)r is not a whole number.")
-                    % {"line": line_no, "value": rating}
-                )
-            rating = int(rating)
-        rows.append({"name": row["name"], "club": row.get("club", ""),
-                     "country": row.get("country", "")[:3], "rating": rating})
+    try:
+        header = reader.fieldnames
+        if not header or "name" not in [(f or "").strip().lower() for f in header]:
+            raise ServiceError(_("The CSV needs a header line with a 'name' column."))
+        rows = []
+        for raw in reader:
+            line_no = reader.line_num
+            row = {(k or "").strip().lower(): v for k, v in raw.items() if isinstance(v, str)}
+            row = {k: v.strip() for k, v in row.items()}
+            if not row.get("name"):
+                raise ServiceError(_("Line %(line)d: the name is empty.") % {"line": line_no})
+            rating = row.get("rating") or None
+            if rating is not None:
+                if not _RATING.fullmatch(rating):
+                    raise ServiceError(
+                        _("Line %(line)d: rating %(value)r is not a whole number.")
+                        % {"line": line_no, "value": rating[:20]}
+                    )
+                rating = int(rating)
+            rows.append({"line": line_no, "name": row["name"], "club": row.get("club", ""),
+                         "country": row.get("country", ""), "rating": rating})
+    except csv.Error as exc:
+        raise ServiceError(_("Line %(line)d: %(error)s") % {"line": reader.line_num,
+                                                            "error": exc}) from None
     return rows
 
 
 @transaction.atomic
 def import_players(event: Event, text: str) -> list[Player]:
-    """All rows or none: one bad line refuses the whole file."""
-    return [add_player(event, **row) for row in parse_players_csv(text)]
+    """All rows or none: one bad line refuses the whole file, naming the line and field."""
+    added = []
+    for row in parse_players_csv(text):
+        line = row.pop("line")
+        try:
+            added.append(add_player(event, **row))
+        except InvalidInput as exc:
+            raise InvalidInput(exc.errors, _("Line %(line)d") % {"line": line}) from None
+        except ServiceError as exc:
+            raise ServiceError(_("Line %(line)d: %(error)s") % {"line": line, "error": exc}
+                               ) from None
+    return added
 
 
 @transaction.atomic
@@ -100,6 +129,7 @@ def withdraw_player(player: Player, *, reason: str = "") -> Player:
         raise ServiceError(_("Withdrawing a player needs a reason."))
     player.withdrawn_after_round = _current_round_number(player.event)
     player.withdrawal_reason = reason.strip()
+    checked(player)
     player.save(update_fields=["withdrawn_after_round", "withdrawal_reason"])
     return player
 
@@ -133,9 +163,11 @@ def set_absence(player: Player, round_number: int, *, vp=None, reason: str = "")
                              "once the round is paired."))
     if points not in (Decimal("0"), Decimal("0.5")):
         raise ServiceError(_("An absence scores 0 or ½ VP, not %(vp)s.") % {"vp": vp})
-    absence, _created = Absence.objects.update_or_create(
-        player=player, round_number=round_number, defaults={"vp": points, "reason": reason},
-    )
+    absence = (Absence.objects.filter(player=player, round_number=round_number).first()
+               or Absence(player=player, round_number=round_number))
+    absence.vp, absence.reason = points, reason.strip()
+    checked(absence)
+    absence.save()
     return absence
 
 
@@ -178,6 +210,7 @@ def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str =
                    details={"old": event.rounds_planned, "new": rounds})
     for field, value in changes.items():
         setattr(event, field, value)
+    checked(event)
     event.save()
     return event
 
@@ -203,5 +236,6 @@ def update_player(player: Player, *, name: str, club: str = "", country: str = "
     if clash:
         raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
     player.name, player.club, player.country, player.rating = name, club, country, rating
+    checked(player)
     player.save()
     return player

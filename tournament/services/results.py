@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from tournament.models import Board, Result
 from tournament.outcome import Outcome, ResultError, derive_outcome
 from tournament.services.errors import Recorded, ServiceError, StaleResult
+from tournament.services.validation import checked
 
 
 def current_result(board: Board) -> Result | None:
@@ -93,16 +94,17 @@ def record_result(
         Result.Status.ACCEPTED if accepted is None or correction else Result.Status.CONFLICT
     )
     version = (board.results.aggregate(m=Max("version"))["m"] or 0) + 1
+    result = checked(Result(
+        board=board, version=version, kind=kind, status=status, source=source,
+        first_scores=outcome.first_scores, second_scores=outcome.second_scores,
+        first_vp=outcome.first_vp, second_vp=outcome.second_vp,
+        loser_seat=loser_seat if kind in ("resignation", "forfeit") else "",
+        reason=reason.strip(), entered_by=user if _is_user(user) else None,
+        entered_by_label=_label(user, entered_by_label)[:100], record=record,
+    ), exclude=["board", "entered_by", "record"])
     try:
         with transaction.atomic():
-            result = Result.objects.create(
-                board=board, version=version, kind=kind, status=status, source=source,
-                first_scores=outcome.first_scores, second_scores=outcome.second_scores,
-                first_vp=outcome.first_vp, second_vp=outcome.second_vp,
-                loser_seat=loser_seat if kind in ("resignation", "forfeit") else "",
-                reason=reason.strip(), entered_by=user if _is_user(user) else None,
-                entered_by_label=_label(user, entered_by_label), record=record,
-            )
+            result.save(force_insert=True)
     except IntegrityError as exc:  # a concurrent writer won the race for this version
         raise StaleResult(_("Another result for this board was saved at the same moment; "
                             "reload and check.")) from exc

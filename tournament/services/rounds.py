@@ -15,6 +15,7 @@ from tournament.services.errors import NeedsConfirmation, ServiceError
 from tournament.services.events import _current_round_number
 from tournament.services.history import log_change
 from tournament.services.results import record_result
+from tournament.services.validation import checked_value
 
 
 def missing_results(round_: Round) -> list[Board]:
@@ -235,6 +236,7 @@ def start_manual_round(event: Event, *, reason: str, user=None) -> Round:
     _check_ready_to_pair(event, number)
     if not reason.strip():
         raise ServiceError(_("Pairing by hand needs a reason."))
+    checked_value(HistoryEntry, "reason", reason.strip())
     if number == 1:
         event_format.settle(event, user=user)
     previous = event.rounds.filter(number=number - 1).first()
@@ -298,6 +300,7 @@ def repair_round(round_: Round, *, reason: str = "", confirm: bool = False, user
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not reason.strip():
         raise ServiceError(_("Pairing a round again needs a reason."))
+    checked_value(HistoryEntry, "reason", reason.strip())
     if round_.number != _current_round_number(event):
         raise ServiceError(_("Only the latest round can be paired again."))
     if _results_entered(round_):
@@ -325,6 +328,7 @@ def edit_pairing(round_: Round, *, first_id: int, second_id: int | None, board_n
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not reason.strip():
         raise ServiceError(_("A hand-made pairing needs a reason."))
+    checked_value(Board, "manual_reason", reason.strip())
     if round_.status == Round.Status.CLOSED:
         raise ServiceError(_("Round %(n)d is closed.") % {"n": round_.number})
     if first_id == second_id:

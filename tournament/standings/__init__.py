@@ -28,6 +28,7 @@ from .tiebreaks import (
     TiebreakValue,
     get_tiebreak,
     progressive_readings,
+    resolve_tiebreaks,
 )
 
 __all__ = [
@@ -57,4 +58,5 @@ __all__ = [
     "format_points",
     "get_tiebreak",
     "progressive_readings",
+    "resolve_tiebreaks",
 ]

@@ -1,0 +1,49 @@
+"""The limits of what people may type or upload, stated once, on the model fields.
+
+Every way in (the forms, the CSV import, the backup import, the JSON API, the admin) ends in
+the model's ``full_clean`` (the admin and model forms by themselves, the services through
+``services.validation.checked``), so each limit below is written exactly once.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from clocks.timecontrol import TimeControl, TimeControlError
+from tournament.standings import UnknownTiebreakError, resolve_tiebreaks
+
+#: C0 and C1 control characters and the Unicode line and paragraph separators. Tabs and line
+#: breaks have no place in a one-line field either; multi-line texts are TextFields.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(value: str) -> None:
+    """Refuse control characters (NUL breaks exports, a line break breaks TRF lines)."""
+    found = _CONTROL.search(value)
+    if found:
+        raise ValidationError(
+            _("Control character U+%(code)04X at position %(pos)d is not allowed here."),
+            code="control_character",
+            params={"code": ord(found.group()), "pos": found.start() + 1},
+        )
+
+
+def time_control(value: str) -> None:
+    """The time-control grammar of ``clocks.timecontrol``: ``600``, ``600+5``, ``600d10``."""
+    try:
+        TimeControl.parse(value)
+    except TimeControlError as exc:
+        raise ValidationError(str(exc), code="time_control") from None
+
+
+def tiebreak_list(value) -> None:
+    """A list of known tiebreak names, each once (the standings core's registry decides)."""
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise ValidationError(_("The tiebreaks are a list of names."), code="tiebreaks")
+    try:
+        resolve_tiebreaks(value)
+    except UnknownTiebreakError as exc:
+        raise ValidationError(str(exc), code="tiebreaks") from None

@@ -9,23 +9,12 @@ servers. Users are referred to by username and left out where they do not exist.
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils.dateparse import parse_date, parse_datetime
 
 from games.models import GameRecord
-from tournament.models import (
-    Absence,
-    Board,
-    Event,
-    HistoryEntry,
-    Player,
-    Result,
-    Round,
-    new_board_token,
-)
+from tournament import backup_reader
+from tournament.models import Board, Event, HistoryEntry, Result, new_board_token
 
 FORMAT = "ingenious-td-event"
 VERSION = 1
@@ -115,91 +104,68 @@ def export_event(event: Event) -> dict:
 
 
 @transaction.atomic
-def import_event(data: dict, *, slug: str | None = None, arbiter=None) -> Event:
-    """Create an event from an export; refuses a malformed file or a slug already taken."""
-    try:
-        return _import(data, slug=slug, arbiter=arbiter)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        if isinstance(exc, BackupError):
-            raise
-        raise BackupError(f"not a valid event backup: {type(exc).__name__}: {exc}") from exc
+def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
+    """Create an event from an export, or refuse the whole file and write nothing.
 
-
-def _import(data: dict, *, slug: str | None, arbiter) -> Event:
+    Every object of the file is checked first (``backup_reader``): the refusal lists each
+    problem with its path in the file. Whoever imports through the web (``arbiter``) becomes the
+    only arbiter: a file must not hand other accounts an event. The operator's command line (no
+    importer) restores the file's list of arbiters.
+    """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError("not an event backup of this tool (format field missing)")
     if data.get("version") != VERSION:
         raise BackupError(f"backup version {data.get('version')!r} is not supported")
-    spec = {**OPTIONAL_EVENT_FIELDS, **data["event"]}
-    spec["slug"] = slug or spec["slug"]
-    if Event.objects.filter(slug=spec["slug"]).exists():
-        raise BackupError(f"an event with the short name {spec['slug']!r} already exists")
+    try:
+        plan = backup_reader.read(data, slug=slug, fields=EVENT_FIELDS,
+                                  optional=OPTIONAL_EVENT_FIELDS)
+    except backup_reader.Problems as exc:
+        raise BackupError(f"not a valid event backup: {exc}") from exc
+    return _write(plan, arbiter)
+
+
+def _write(plan: backup_reader.Plan, arbiter) -> Event:
     users = get_user_model().objects
-    event = Event.objects.create(
-        **{f: spec[f] for f in EVENT_FIELDS},
-        start_date=parse_date(spec["start_date"]) if spec["start_date"] else None,
-        end_date=parse_date(spec["end_date"]) if spec["end_date"] else None,
-        bye_vp=Decimal(spec["bye_vp"]), absence_vp=Decimal(spec["absence_vp"]),
-    )
-    # Whoever imports through the web becomes the only arbiter: a file must not hand other
-    # accounts an event. The operator's command line (no importer) restores the file's list.
+    event = plan.event
+    event.save()
     if arbiter is None:
-        event.arbiters.set(users.filter(username__in=spec["arbiters"]))
+        event.arbiters.set(users.filter(username__in=plan.arbiters))
     else:
         event.arbiters.set([arbiter])
     by_seed = {}
-    for p in data["players"]:
-        player = Player.objects.create(
-            event=event, seed=p["seed"], name=p["name"], club=p["club"], country=p["country"],
-            rating=p["rating"], joined_round=p["joined_round"],
-            withdrawn_after_round=p["withdrawn_after_round"],
-            withdrawal_reason=p["withdrawal_reason"],
-        )
-        by_seed[p["seed"]] = player
-        for a in p["absences"]:
-            Absence.objects.create(player=player, round_number=a["round"],
-                                   vp=Decimal(a["vp"]), reason=a["reason"])
-    for r in data["rounds"]:
-        round_ = Round.objects.create(
-            event=event, number=r["number"], status=r["status"],
-            starts_at=_parse_dt(r["starts_at"]), published_at=_parse_dt(r["published_at"]),
-            closed_at=_parse_dt(r["closed_at"]), pairing_note=r["pairing_note"],
-        )
-        for b in r["boards"]:
-            board = Board.objects.create(
-                round=round_, number=b["number"], first=by_seed[b["first"]],
-                second=by_seed[b["second"]] if b["second"] is not None else None,
-                token=_free_token(b["token"]),
-                token_revoked_at=_parse_dt(b["token_revoked_at"]),
-                manual_reason=b["manual_reason"],
-            )
+    for player, absences in plan.players:
+        player.event = event
+        player.save()
+        by_seed[player.seed] = player
+        for absence in absences:
+            absence.player = player
+            absence.save()
+    for planned in plan.rounds:
+        round_ = planned.round
+        round_.event = event
+        round_.save()
+        for item in planned.boards:
+            board = item.board
+            board.round, board.first = round_, by_seed[item.first]
+            board.second = by_seed[item.second] if item.second is not None else None
+            board.token = _free_token(board.token)
+            board.save()
             records = []
-            for g in b["records"]:
-                record = GameRecord.objects.create(
-                    board=board, text=g["text"], digest=g["digest"], summary=g["summary"],
-                    submitted_via=g["submitted_via"],
-                )
-                GameRecord.objects.filter(pk=record.pk).update(
-                    submitted_at=_parse_dt(g["submitted_at"]))
+            for record, submitted_at in item.records:
+                record.board = board
+                record.save()
+                _keep_time(GameRecord, record.pk, "submitted_at", submitted_at)
                 records.append(record)
-            for v in b["results"]:
-                result = Result.objects.create(
-                    board=board, version=v["version"], kind=v["kind"], status=v["status"],
-                    source=v["source"], first_scores=v["first_scores"],
-                    second_scores=v["second_scores"], first_vp=Decimal(v["first_vp"]),
-                    second_vp=Decimal(v["second_vp"]) if v["second_vp"] is not None else None,
-                    loser_seat=v["loser_seat"], reason=v["reason"],
-                    entered_by=users.filter(username=v["entered_by"]).first(),
-                    entered_by_label=v["entered_by"],
-                    record=records[v["record"]] if v["record"] is not None else None,
-                )
-                Result.objects.filter(pk=result.pk).update(entered_at=_parse_dt(v["entered_at"]))
-    for h in data.get("history", []):
-        entry = HistoryEntry.objects.create(
-            event=event, action=h["action"], summary=h["summary"], reason=h["reason"],
-            user_label=h["user"], details=h["details"],
-        )
-        HistoryEntry.objects.filter(pk=entry.pk).update(at=_parse_dt(h["at"]))
+            for result, record_index, entered_by, entered_at in item.results:
+                result.board = board
+                result.entered_by = users.filter(username=entered_by).first()
+                result.record = records[record_index] if record_index is not None else None
+                result.save()
+                _keep_time(Result, result.pk, "entered_at", entered_at)
+    for entry, at in plan.history:
+        entry.event = event
+        entry.save()
+        _keep_time(HistoryEntry, entry.pk, "at", at)
     return event
 
 
@@ -209,5 +175,7 @@ def _free_token(token: str) -> str:
     return new_board_token() if Board.objects.filter(token=token).exists() else token
 
 
-def _parse_dt(value):
-    return parse_datetime(value) if value else None
+def _keep_time(model, pk: int, field: str, moment) -> None:
+    """Restore a creation time the model sets by itself (``auto_now_add``), when known."""
+    if moment is not None:
+        model.objects.filter(pk=pk).update(**{field: moment})

@@ -1,0 +1,395 @@
+"""Reading a backup file into unsaved rows, every one checked, before anything is written.
+
+A backup may come from another server, an older version, or someone's editor. ``read`` walks
+the whole document, builds the model instances without saving them, runs each through the
+model's own validation (the limits of ``tournament.validation``, the same as for the forms),
+checks what ties them together (pairing numbers, boards, result versions, VP that follow from
+the scores, one result per player and round) and collects every problem with its path in the
+file, e.g. ``players[3].name``. Only a document without problems becomes a :class:`Plan`,
+which ``backup.import_event`` then writes in one transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+from django.utils.dateparse import parse_date, parse_datetime
+
+from games.models import GameRecord
+from tournament.models import (
+    Absence,
+    Board,
+    Event,
+    HistoryEntry,
+    Player,
+    Result,
+    Round,
+)
+from tournament.outcome import ResultError, derive_outcome
+
+#: How many problems a refusal lists; the rest are counted.
+SHOWN = 12
+
+
+class Problems(Exception):
+    """Everything wrong with a backup, each with its path."""
+
+    def __init__(self, found: list[str]) -> None:
+        self.found = found
+        more = len(found) - SHOWN
+        text = "; ".join(found[:SHOWN]) + (f"; and {more} more" if more > 0 else "")
+        super().__init__(text)
+
+
+@dataclass
+class PlannedBoard:
+    board: Board
+    first: int
+    second: int | None
+    records: list[tuple[GameRecord, datetime | None]] = field(default_factory=list)
+    results: list[tuple[Result, int | None, str, datetime | None]] = field(default_factory=list)
+    """(unsaved result, index of its record, entered_by name, entered_at)."""
+
+
+@dataclass
+class PlannedRound:
+    round: Round
+    boards: list[PlannedBoard] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """A checked backup: unsaved rows in the order they are written."""
+
+    event: Event
+    arbiters: list[str]
+    players: list[tuple[Player, list[Absence]]]
+    rounds: list[PlannedRound]
+    history: list[tuple[HistoryEntry, datetime | None]]
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    # -- plumbing -------------------------------------------------------------------------
+    def problem(self, path: str, message: str) -> None:
+        self.found.append(f"{path}: {message}")
+
+    def obj(self, value, path: str) -> dict:
+        if not isinstance(value, dict):
+            self.problem(path, "expected an object")
+            return {}
+        return value
+
+    def items(self, value, path: str) -> list:
+        if not isinstance(value, list):
+            self.problem(path, "expected a list")
+            return []
+        return value
+
+    def get(self, data: dict, key: str, path: str, kinds, default=...):
+        """``data[key]`` if it has one of the JSON ``kinds``; a problem otherwise."""
+        if key not in data:
+            if default is not ...:
+                return default
+            self.problem(f"{path}.{key}", "missing")
+            return None
+        value = data[key]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in _tuple(kinds)):
+            self.problem(f"{path}.{key}", f"expected {_kind_names(kinds)}")
+            return None
+        return value
+
+    def decimal(self, text, path: str) -> Decimal | None:
+        if text is None:
+            return None
+        try:
+            value = Decimal(str(text))
+        except InvalidOperation:
+            self.problem(path, f"{text!r} is not a number")
+            return None
+        if not value.is_finite():
+            self.problem(path, f"{text!r} is not a number")
+            return None
+        return value
+
+    def moment(self, text, path: str) -> datetime | None:
+        if text is None:
+            return None
+        try:
+            value = parse_datetime(text) if isinstance(text, str) else None
+        except ValueError:
+            value = None
+        if value is None:
+            self.problem(path, f"{text!r} is not a date and time")
+        return value
+
+    def day(self, text, path: str):
+        if text is None:
+            return None
+        try:
+            value = parse_date(text) if isinstance(text, str) else None
+        except ValueError:
+            value = None
+        if value is None:
+            self.problem(path, f"{text!r} is not a date")
+        return value
+
+    def check(self, instance, path: str, exclude=()) -> None:
+        """The model's own validation (the forms' limits), problems under ``path``."""
+        try:
+            instance.full_clean(exclude=list(exclude), validate_unique=False,
+                                validate_constraints=False)
+        except ValidationError as exc:
+            for name, messages in exc.message_dict.items():
+                where = path if name == "__all__" else f"{path}.{name}"
+                for message in messages:
+                    self.problem(where, message)
+
+    # -- the document ---------------------------------------------------------------------
+    def event(self, spec: dict, slug: str | None, fields: list[str], optional: dict) -> Event:
+        values = {}
+        for name in fields:
+            if name in spec:
+                values[name] = spec[name]
+            elif name in optional:
+                values[name] = optional[name]
+            else:
+                self.problem(f"event.{name}", "missing")
+        if slug:
+            values["slug"] = slug
+        event = Event(**{k: v for k, v in values.items() if k != "tiebreaks"})
+        event.tiebreaks = values.get("tiebreaks", [])
+        event.start_date = self.day(spec.get("start_date"), "event.start_date")
+        event.end_date = self.day(spec.get("end_date"), "event.end_date")
+        for name in ("bye_vp", "absence_vp"):
+            value = self.decimal(self.get(spec, name, "event", str), f"event.{name}")
+            if value is not None:
+                setattr(event, name, value)
+        try:
+            self.check(event, "event")
+        except (TypeError, ValueError) as exc:  # a value of the wrong type for its field
+            self.problem("event", str(exc))
+        if Event.objects.filter(slug=event.slug).exists():
+            self.problem("event.slug", f"an event with the short name {event.slug!r} already "
+                                       "exists; choose another")
+        return event
+
+    def players(self, items: list) -> tuple[list, dict[int, int]]:
+        planned, seeds, names = [], {}, set()
+        for index, raw in enumerate(items):
+            path = f"players[{index}]"
+            data = self.obj(raw, path)
+            values = {}
+            for key, kinds in (("seed", int), ("name", str), ("club", str), ("country", str),
+                               ("rating", (int, type(None))), ("joined_round", int),
+                               ("withdrawn_after_round", (int, type(None))),
+                               ("withdrawal_reason", str)):
+                values[key] = self.get(data, key, path, kinds)
+            player = Player(**{k: v for k, v in values.items() if v is not None})
+            self.check(player, path, exclude=["event"])
+            seed = values["seed"]
+            if seed is not None:
+                if seed in seeds:
+                    self.problem(f"{path}.seed", f"pairing number {seed} is used twice")
+                seeds[seed] = index
+            name = (values["name"] or "").casefold()
+            if name and name in names:
+                self.problem(f"{path}.name", f"{values['name']!r} is entered twice")
+            names.add(name)
+            absences = []
+            for a_index, raw_absence in enumerate(self.items(data.get("absences", []),
+                                                             f"{path}.absences")):
+                a_path = f"{path}.absences[{a_index}]"
+                a_data = self.obj(raw_absence, a_path)
+                absence = Absence(
+                    round_number=self.get(a_data, "round", a_path, int),
+                    vp=self.decimal(self.get(a_data, "vp", a_path, str), f"{a_path}.vp"),
+                    reason=self.get(a_data, "reason", a_path, str) or "",
+                )
+                self.check(absence, a_path, exclude=["player"])
+                absences.append(absence)
+            planned.append((player, absences))
+        return planned, seeds
+
+    def results(self, items: list, path: str, records: int, bye: bool,
+                bye_vp: Decimal | None) -> list:
+        planned, versions, accepted = [], set(), 0
+        for index, raw in enumerate(items):
+            r_path = f"{path}.results[{index}]"
+            data = self.obj(raw, r_path)
+            scores = (dict, list, type(None))
+            result = Result(
+                version=self.get(data, "version", r_path, int),
+                kind=self.get(data, "kind", r_path, str),
+                status=self.get(data, "status", r_path, str),
+                source=self.get(data, "source", r_path, str),
+                first_scores=self.get(data, "first_scores", r_path, scores),
+                second_scores=self.get(data, "second_scores", r_path, scores),
+                first_vp=self.decimal(self.get(data, "first_vp", r_path, str),
+                                      f"{r_path}.first_vp"),
+                second_vp=self.decimal(self.get(data, "second_vp", r_path, (str, type(None))),
+                                       f"{r_path}.second_vp"),
+                loser_seat=self.get(data, "loser_seat", r_path, str) or "",
+                reason=self.get(data, "reason", r_path, str) or "",
+                entered_by_label=self.get(data, "entered_by", r_path, str) or "",
+            )
+            self.check(result, r_path, exclude=["board", "entered_by", "record"])
+            self.outcome(result, r_path, bye, bye_vp)
+            if result.version in versions:
+                self.problem(f"{r_path}.version", f"version {result.version} is used twice")
+            versions.add(result.version)
+            accepted += result.status == Result.Status.ACCEPTED
+            record = self.get(data, "record", r_path, (int, type(None)))
+            if record is not None and not 0 <= record < records:
+                self.problem(f"{r_path}.record", f"no record {record} on this board")
+                record = None
+            planned.append((result, record, result.entered_by_label,
+                            self.moment(data.get("entered_at"), f"{r_path}.entered_at")))
+        if accepted > 1:
+            self.problem(path, "more than one accepted result")
+        return planned
+
+    def outcome(self, result: Result, path: str, bye: bool, bye_vp) -> None:
+        """The stored VP and scores must be what the outcome rule derives from them."""
+        if result.kind is None or result.first_vp is None:
+            return
+        if bye != (result.kind == Result.Kind.BYE):
+            self.problem(f"{path}.kind", "a bye board takes bye results only, and only a bye "
+                                         "board takes them")
+            return
+        try:
+            outcome = derive_outcome(
+                result.kind, first_scores=result.first_scores,
+                second_scores=result.second_scores, loser_seat=result.loser_seat,
+                first_vp=result.first_vp, second_vp=result.second_vp,
+                bye_vp=result.first_vp if bye else bye_vp,
+            )
+        except ResultError as exc:
+            self.problem(f"{path}.{exc.field}", exc.message)
+            return
+        derived = (outcome.first_vp, outcome.second_vp, outcome.first_scores,
+                   outcome.second_scores)
+        stored = (result.first_vp, result.second_vp, result.first_scores, result.second_scores)
+        if derived != stored:
+            self.problem(path, "the VP do not follow from the kind and the scores")
+
+    def rounds(self, items: list, seeds: dict[int, int], bye_vp) -> list[PlannedRound]:
+        planned, numbers = [], set()
+        for index, raw in enumerate(items):
+            path = f"rounds[{index}]"
+            data = self.obj(raw, path)
+            round_ = Round(
+                number=self.get(data, "number", path, int),
+                status=self.get(data, "status", path, str),
+                pairing_note=self.get(data, "pairing_note", path, str) or "",
+            )
+            for name in ("starts_at", "published_at", "closed_at"):
+                setattr(round_, name, self.moment(data.get(name), f"{path}.{name}"))
+            self.check(round_, path, exclude=["event"])
+            if round_.number in numbers:
+                self.problem(f"{path}.number", f"round {round_.number} is listed twice")
+            numbers.add(round_.number)
+            planned_round = PlannedRound(round_)
+            seated: set[int] = set()
+            for b_index, raw_board in enumerate(self.items(data.get("boards"), f"{path}.boards")):
+                planned_round.boards.append(
+                    self.board(raw_board, f"{path}.boards[{b_index}]", seeds, seated, bye_vp))
+            planned.append(planned_round)
+        if numbers and numbers != set(range(1, len(numbers) + 1)):
+            self.problem("rounds", "the rounds are not numbered 1, 2, 3, …")
+        return planned
+
+    def board(self, raw, path: str, seeds: dict[int, int], seated: set[int],
+              bye_vp) -> PlannedBoard:
+        data = self.obj(raw, path)
+        first = self.get(data, "first", path, int)
+        second = self.get(data, "second", path, (int, type(None)))
+        for seat, seed in (("first", first), ("second", second)):
+            if seed is None:
+                continue
+            if seed not in seeds:
+                self.problem(f"{path}.{seat}", f"no player has pairing number {seed}")
+            elif seed in seated:
+                self.problem(f"{path}.{seat}", f"player {seed} sits at two boards of the round")
+            seated.add(seed)
+        if first is not None and first == second:
+            self.problem(path, "a player cannot play themself")
+        board = Board(
+            number=self.get(data, "number", path, int),
+            token=self.get(data, "token", path, str) or "",
+            token_revoked_at=self.moment(data.get("token_revoked_at"),
+                                         f"{path}.token_revoked_at"),
+            manual_reason=self.get(data, "manual_reason", path, str) or "",
+        )
+        self.check(board, path, exclude=["round", "first", "second"])
+        planned = PlannedBoard(board, first, second)
+        for r_index, raw_record in enumerate(self.items(data.get("records", []),
+                                                        f"{path}.records")):
+            planned.records.append(self.record(raw_record, f"{path}.records[{r_index}]"))
+        planned.results = self.results(self.items(data.get("results", []), f"{path}.results"),
+                                       path, len(planned.records), second is None, bye_vp)
+        return planned
+
+    def record(self, raw, path: str):
+        data = self.obj(raw, path)
+        record = GameRecord(
+            text=self.get(data, "text", path, str) or "",
+            digest=self.get(data, "digest", path, str) or "",
+            summary=self.get(data, "summary", path, dict) or {},
+            submitted_via=self.get(data, "submitted_via", path, str) or "",
+        )
+        self.check(record, path, exclude=["board", "submitted_by"])
+        return record, self.moment(data.get("submitted_at"), f"{path}.submitted_at")
+
+    def history(self, items: list) -> list:
+        planned = []
+        for index, raw in enumerate(items):
+            path = f"history[{index}]"
+            data = self.obj(raw, path)
+            entry = HistoryEntry(
+                action=self.get(data, "action", path, str),
+                summary=self.get(data, "summary", path, str) or "",
+                reason=self.get(data, "reason", path, str) or "",
+                user_label=self.get(data, "user", path, str) or "",
+                details=self.get(data, "details", path, dict) or {},
+            )
+            self.check(entry, path, exclude=["event", "user"])
+            planned.append((entry, self.moment(data.get("at"), f"{path}.at")))
+        return planned
+
+
+def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
+    """The checked plan of a backup document, or :class:`Problems` listing every fault."""
+    reader = _Reader()
+    data = reader.obj(data, "file")
+    event = reader.event(reader.obj(data.get("event"), "event"), slug, fields, optional)
+    arbiters = [a for a in reader.items(reader.obj(data.get("event"), "event").get(
+        "arbiters", []), "event.arbiters") if isinstance(a, str)]
+    players, seeds = reader.players(reader.items(data.get("players"), "players"))
+    rounds = reader.rounds(reader.items(data.get("rounds"), "rounds"), seeds,
+                           getattr(event, "bye_vp", None))
+    for player_index, (player, absences) in enumerate(players):
+        for absence in absences:
+            if any(absence.round_number == r.round.number and any(
+                    player.seed in (b.first, b.second) for b in r.boards) for r in rounds):
+                reader.problem(f"players[{player_index}].absences",
+                               f"absent in round {absence.round_number} but also paired in it")
+    history = reader.history(reader.items(data.get("history", []), "history"))
+    if reader.found:
+        raise Problems(reader.found)
+    return Plan(event, arbiters, players, rounds, history)
+
+
+def _tuple(kinds) -> tuple:
+    return kinds if isinstance(kinds, tuple) else (kinds,)
+
+
+def _kind_names(kinds) -> str:
+    names = {int: "a whole number", str: "text", dict: "an object", list: "a list",
+             bool: "true or false", type(None): "null"}
+    return " or ".join(names.get(k, k.__name__) for k in _tuple(kinds))

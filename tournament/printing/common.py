@@ -84,12 +84,20 @@ def page_size(paper: str, *, wide: bool = False) -> tuple[float, float]:
 
 
 def fit(text: str, font: str, size: float, width: float) -> str:
-    """``text`` cut with an ellipsis so it fits ``width`` points (long names must not overlap)."""
+    """``text`` cut with an ellipsis so it fits ``width`` points (long names must not overlap).
+
+    One pass over the characters, adding their widths: the time grows with the length of the
+    text, not with its square (a 100,000-character name once took minutes per page).
+    """
     if stringWidth(text, font, size) <= width:
         return text
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    room = width - stringWidth("…", font, size)
+    used = 0.0
+    for index, char in enumerate(text):
+        used += stringWidth(char, font, size)
+        if used > room:
+            return text[:index].rstrip() + "…"
+    return text
 
 
 # --- colour symbols ------------------------------------------------------------------------

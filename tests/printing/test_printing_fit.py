@@ -1,0 +1,26 @@
+"""Long text is cut to its box in one pass (issue #12: quadratic cutting took minutes)."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from tournament.printing.common import BOLD, SANS, fit, register_fonts
+
+register_fonts()
+
+
+@given(st.text(max_size=200), st.sampled_from([SANS, BOLD]), st.floats(6, 14),
+       st.floats(10, 400))
+def test_the_cut_text_fits_and_keeps_the_start(text, font, size, width):
+    cut = fit(text, font, size, width)
+    if cut == text:
+        assert stringWidth(text, font, size) <= width
+    else:
+        assert cut.endswith("…")
+        assert text.startswith(cut[:-1])
+        assert stringWidth(cut, font, size) <= width + 0.01
+
+
+def test_a_name_of_a_hundred_thousand_characters_is_cut_to_its_column():
+    cut = fit("Ж" * 100_000, SANS, 10, 120)
+    assert 5 < len(cut) < 40 and cut.endswith("…")

@@ -54,4 +54,6 @@ urlpatterns = [
          name="arbiter_export_json"),
     path("e/<slug:slug>/arbiter/export/event.trf", views_data.export_trf,
          name="arbiter_export_trf"),
+    path("e/<slug:slug>/arbiter/export/backups/<str:name>/restore/", views_data.restore_backup,
+         name="arbiter_restore_backup"),
 ]

@@ -5,7 +5,7 @@ the environment (see ``tournament/config.py`` and ``docs/deployment.md``):
 
 - ``DEBUG`` (default off), ``SECRET_KEY`` (required when ``DEBUG`` is off);
 - ``DATABASE_URL`` (default: SQLite in ``DATA_DIR``), ``REDIS_URL`` (default: in-memory layer);
-- ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATA_DIR``;
+- ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATA_DIR``, ``BACKUP_DIR``;
 - ``TLS_PROXY``, ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_*``, ``SECURE_COOKIES``: HTTPS behaviour,
   on by default when ``DEBUG`` is off.
 """
@@ -35,6 +35,11 @@ CSRF_TRUSTED_ORIGINS = env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 DATA_DIR = Path(ENV.get("DATA_DIR", BASE_DIR / "data"))
 DATA_DIR.mkdir(parents=True, exist_ok=True)
+#: Automatic backups: every closed round and every AUTO_BACKUP_EVERY results write the event's
+#: JSON backup to BACKUP_DIR/<slug>/, keeping the newest AUTO_BACKUP_KEEP.
+BACKUP_DIR = Path(ENV.get("BACKUP_DIR", DATA_DIR / "backups"))
+AUTO_BACKUP_EVERY = 20
+AUTO_BACKUP_KEEP = 50
 
 INSTALLED_APPS = [
     "daphne",

@@ -5,11 +5,15 @@ suite runs on the embedded defaults and on PostgreSQL + Redis.
 """
 
 import os
+import tempfile
 
 os.environ.setdefault("SECRET_KEY", "insecure-key-for-the-test-suite-only")
 # One cache key prefix per test run, inherited by the run's server subprocesses: runs sharing
 # a Redis database (CI passes, parallel runs) never see each other's throttle counts.
 os.environ.setdefault("CACHE_KEY_PREFIX", f"ingenious-test-{os.getpid()}")
+# Automatic backups of the suite's events go to a throwaway folder, never into data/.
+os.environ.setdefault(
+    "BACKUP_DIR", os.path.join(tempfile.gettempdir(), f"ingenious-test-backups-{os.getpid()}"))
 
 from tournament.settings import *  # noqa: F403
 
@@ -33,8 +37,6 @@ FLAG_TIMER = env_flag(ENV, "FLAG_TIMER", default=False)  # noqa: F405
 # Live-server tests (browser, scale-out) run daphne subprocesses on the test database, so an
 # SQLite test database must be a file. One per pytest process, so parallel runs do not collide.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
-    import tempfile as _tempfile
-
     DATABASES["default"].setdefault("TEST", {})["NAME"] = os.path.join(  # noqa: F405
-        _tempfile.gettempdir(), f"ingenious-test-{os.getpid()}.sqlite3"
+        tempfile.gettempdir(), f"ingenious-test-{os.getpid()}.sqlite3"
     )

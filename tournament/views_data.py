@@ -6,11 +6,12 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from tournament import backup, pairing_bridge
+from tournament import autobackup, backup, pairing_bridge, services
 from tournament.permissions import arbiter_required
 
 MAX_BACKUP_BYTES = 20 * 1024 * 1024
@@ -18,7 +19,32 @@ MAX_BACKUP_BYTES = 20 * 1024 * 1024
 
 @arbiter_required
 def export_page(request, event):
-    return render(request, "tournament/arbiter/export.html", {"event": event, "is_arbiter": True})
+    return render(request, "tournament/arbiter/export.html", {
+        "event": event, "is_arbiter": True, "backups": autobackup.stored(event),
+        "may_restore": request.user.has_perm("tournament.add_event"),
+    })
+
+
+@arbiter_required
+@require_POST
+def restore_backup(request, event, name):
+    """An automatic backup becomes a new event (the organiser's right, as for any import)."""
+    if not request.user.has_perm("tournament.add_event"):
+        messages.error(request, _("Restoring a backup creates an event: that needs the "
+                                  "organiser permission."))
+        return redirect("arbiter_export", event.slug)
+    try:
+        data = autobackup.load(event, name)
+    except (FileNotFoundError, json.JSONDecodeError) as exc:
+        raise Http404(_("No such backup.")) from exc
+    try:
+        copy = backup.import_event(data, slug=services.unique_slug(f"{event.slug}-restored"),
+                                   arbiter=request.user)
+    except backup.BackupError as exc:
+        messages.error(request, str(exc))
+        return redirect("arbiter_export", event.slug)
+    messages.success(request, _("Backup %(name)s restored as a new event.") % {"name": name})
+    return redirect("arbiter_dashboard", copy.slug)
 
 
 @arbiter_required

@@ -6,6 +6,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from tournament import autobackup
 from tournament.models import Board, Result
 from tournament.outcome import Outcome, ResultError, derive_outcome
 from tournament.services.errors import Recorded, ServiceError, StaleResult
@@ -108,6 +109,7 @@ def record_result(
     except IntegrityError as exc:  # a concurrent writer won the race for this version
         raise StaleResult(_("Another result for this board was saved at the same moment; "
                             "reload and check.")) from exc
+    autobackup.result_stored(event)
     return Recorded(result, created=True, conflict=status == Result.Status.CONFLICT)
 
 

@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import board_attachments, pairing_bridge
+from tournament import autobackup, board_attachments, pairing_bridge
 from tournament import pairing as core
 from tournament.models import Absence, Board, Event, HistoryEntry, Result, Round
 from tournament.services import format as event_format
@@ -71,6 +71,7 @@ def close_round(round_: Round) -> Round:
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
+    autobackup.round_closed(round_.event, round_.number)
     return round_
 
 def next_round_number(event: Event) -> int:

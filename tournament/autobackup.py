@@ -1,0 +1,102 @@
+"""Automatic backups: the event's JSON backup written to disk as the event goes.
+
+Every closed round and every ``AUTO_BACKUP_EVERY`` stored results write
+``BACKUP_DIR/<slug>/<time>-<why>.json`` (the same document as the export page's download), so a
+lost laptop or a wrong correction costs at most a few results. The newest ``AUTO_BACKUP_KEEP``
+files are kept. Writing happens after the transaction commits, so a backup never holds what
+was rolled back, and a full disk never refuses a result: the failure is logged instead.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+
+from tournament.backup import export_event
+from tournament.models import Event, Result
+
+log = logging.getLogger(__name__)
+_NAME = re.compile(r"\d{8}T\d{6}-\d{6}-[a-z0-9-]{1,40}\.json")
+
+
+@dataclass(frozen=True)
+class StoredBackup:
+    name: str
+    size: int
+    written_at: datetime
+    why: str
+
+
+def folder(event: Event) -> Path:
+    return Path(settings.BACKUP_DIR) / event.slug
+
+
+def stored(event: Event) -> list[StoredBackup]:
+    """The event's automatic backups, newest first."""
+    found = []
+    directory = folder(event)
+    if not directory.is_dir():
+        return []
+    for path in directory.iterdir():
+        if not _NAME.fullmatch(path.name):
+            continue
+        stamp, _micro, why = path.stem.split("-", 2)
+        found.append(StoredBackup(
+            path.name, path.stat().st_size,
+            datetime.strptime(stamp, "%Y%m%dT%H%M%S").replace(tzinfo=UTC), why,
+        ))
+    return sorted(found, key=lambda b: b.name, reverse=True)
+
+
+def load(event: Event, name: str) -> dict:
+    """One stored backup's document; only names of the listing are accepted."""
+    if not _NAME.fullmatch(name):
+        raise FileNotFoundError(name)
+    return json.loads((folder(event) / name).read_text(encoding="utf-8"))
+
+
+def write_now(event: Event, why: str) -> Path:
+    """Write the backup at once (atomically: a reader never sees half a file), then prune."""
+    directory = folder(event)
+    directory.mkdir(parents=True, exist_ok=True)
+    now = datetime.now(UTC)
+    name = f"{now:%Y%m%dT%H%M%S}-{now:%f}-{why}.json"
+    document = json.dumps(export_event(event), ensure_ascii=False, indent=1)
+    handle, temporary = tempfile.mkstemp(dir=directory, suffix=".part")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(document)
+    target = directory / name
+    os.replace(temporary, target)
+    for old in stored(event)[settings.AUTO_BACKUP_KEEP:]:
+        (directory / old.name).unlink(missing_ok=True)
+    return target
+
+
+def _after_commit(event_id: int, why: str) -> None:
+    def write() -> None:
+        try:
+            write_now(Event.objects.get(pk=event_id), why)
+        except Exception:  # a backup must never turn a stored result into an error page
+            log.exception("automatic backup of event %s failed", event_id)
+
+    transaction.on_commit(write)
+
+
+def round_closed(event: Event, number: int) -> None:
+    _after_commit(event.pk, f"round-{number}-closed")
+
+
+def result_stored(event: Event) -> None:
+    """Called for every stored result version: every ``AUTO_BACKUP_EVERY``-th one backs up."""
+    count = Result.objects.filter(board__round__event=event).count()
+    if count and count % settings.AUTO_BACKUP_EVERY == 0:
+        _after_commit(event.pk, f"result-{count}")

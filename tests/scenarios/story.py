@@ -80,6 +80,8 @@ class Visitor:
     def __init__(self, story: EventStory, client: Client) -> None:
         self.story = story
         self.client = client
+        self.landed = ""
+        """Where the last accepted form sent the browser."""
 
     def get(self, url: str, **params):
         response = self.client.get(url, params or None)
@@ -94,7 +96,8 @@ class Visitor:
         return parse(response.content.decode())
 
     def find_form(self, page: PageParser, url: str, *, action: str | None = None,
-                  having: str | None = None) -> Form:
+                  having: str | None = None, without: str | None = None) -> Form:
+        """The first form posting to ``action``, with a field ``having``, without ``without``."""
         path = url.split("?")[0]
         for form in page.forms:
             target = form.action.split("?")[0] or path
@@ -102,28 +105,39 @@ class Visitor:
                 continue
             if having is not None and having not in form.names():
                 continue
+            if without is not None and without in form.names():
+                continue
             return form
         raise LookupError(f"no form (action={action}, having={having}) on {url}")
 
     def submit(self, url: str, overrides: dict | None = None, *, action: str | None = None,
-               having: str | None = None, button: tuple[str, str] | None = None) -> PageParser:
-        """Open ``url``, fill the chosen form like a browser, post it, follow the redirect."""
-        form = self.find_form(self.page(url), url, action=action, having=having)
+               having: str | None = None, without: str | None = None,
+               button: tuple[str, str] | None = None, follow: bool = True) -> PageParser | None:
+        """Open ``url``, fill the chosen form like a browser, post it, follow the redirect.
+
+        ``follow=False`` for forms that show their refusals without redirecting (the page of
+        the redirect is then not read, which saves a request per result).
+        """
+        form = self.find_form(self.page(url), url, action=action, having=having,
+                              without=without)
         data = form.data(overrides)
         if button is not None:
             data[button[0]] = button[1]
         target = form.action or url
-        response = self.client.post(target, data, follow=True)
+        response = self.client.post(target, data, follow=follow)
+        if not follow and response.status_code == 302:
+            return None
         if response.status_code >= 500:
             raise ServerError(f"POST {target} answered {response.status_code}")
         page = parse(response.content.decode())
         if response.status_code >= 400:
             raise Refused(" ".join(page.errors) or f"POST {target}: {response.status_code}")
-        if not response.redirect_chain:
+        if not getattr(response, "redirect_chain", None):
             raise Refused(" ".join(page.errors) or f"POST {target} was not accepted")
         errors = [text for level, text in page.messages if level == "error"]
         if errors:
             raise Refused(" ".join(errors))
+        self.landed = response.redirect_chain[-1][0]
         return page
 
 
@@ -147,11 +161,8 @@ class Arbiter(Visitor):
         overrides = {"name": name, **self._format(form, format), **settings}
         missing = set(overrides) - form.names()
         assert not missing, f"the event form has no field {missing}"
-        response = self.client.post(url, form.data(overrides))
-        if response.status_code != 302:
-            page = parse(response.content.decode())
-            raise Refused(" ".join(page.errors) or f"event not created ({response.status_code})")
-        self.story.slug = response["Location"].strip("/").split("/")[1]
+        self.submit(url, overrides, having="name")
+        self.story.slug = self.landed.strip("/").split("/")[1]  # e/<slug>/arbiter/players/
         return self.story.model()
 
     @staticmethod
@@ -220,22 +231,13 @@ class Arbiter(Visitor):
 
     @step
     def pairs_next_round(self) -> int:
-        url = self.url("arbiter_dashboard")
-        pair = self.url("arbiter_round_pair")
-        page = self.page(url)
-        form = next((f for f in page.forms if f.action == pair and "manual" not in f.names()),
-                    None)
-        if form is None:
-            raise Refused("the dashboard offers no pairing: "
-                          + " ".join(text for _level, text in page.messages))
-        response = self.client.post(pair, form.data(), follow=True)
-        if response.status_code >= 500:
-            raise ServerError(f"POST {pair} answered {response.status_code}")
-        result = parse(response.content.decode())
-        errors = [text for level, text in result.messages if level == "error"]
-        if errors:
-            raise Refused(" ".join(errors))
-        return int(response.redirect_chain[-1][0].rstrip("/").rsplit("/", 1)[1])
+        """The dashboard's "Pair round N" button; the number of the round it paired."""
+        try:
+            self.submit(self.url("arbiter_dashboard"), action=self.url("arbiter_round_pair"),
+                        without="manual")
+        except LookupError:
+            raise Refused("the dashboard offers no pairing") from None
+        return int(self.landed.rstrip("/").rsplit("/", 1)[1])
 
     def _round_action(self, number: int, action: str, overrides: dict | None = None) -> None:
         self.submit(self.url("arbiter_round", number), overrides,
@@ -295,15 +297,15 @@ class Arbiter(Visitor):
 
     @step
     def enters_result(self, number: int, board: int, first: list[int],
-                      second: list[int]) -> PageParser:
+                      second: list[int]) -> None:
         """Twelve scores typed from a slip on the fast result entry page."""
-        return self._types_slip(number, self.board(number, board), first, second)
+        self._types_slip(number, self.board(number, board), first, second)
 
     def _types_slip(self, number: int, row: BoardRow, first: list[int], second: list[int]):
         url = self.url("arbiter_results", number) + f"?board={row.pk}"
         scores = {f"first_{c}": v for c, v in zip("RGBOYP", first, strict=True)}
         scores |= {f"second_{c}": v for c, v in zip("RGBOYP", second, strict=True)}
-        return self.submit(url, scores, having="board_id")
+        self.submit(url, scores, having="board_id", follow=False)
 
     @step
     def enters_round_results(self, number: int, rng: random.Random) -> None:

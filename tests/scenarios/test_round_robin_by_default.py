@@ -25,7 +25,7 @@ def test_a_small_field_with_default_settings_plays_everyone_once_and_the_event_c
 
     played = story.plays_to_the_end(random.Random(field))
 
-    assert played == list(range(1, rounds + 1))
+    assert played == list(range(1, rounds + 1)), f"{len(played)} rounds, not {rounds}"
     checks.everyone_met_everyone_once(story, names, played)
     checks.every_round_closed(story)
     assert story.arbiter.next_action() is None

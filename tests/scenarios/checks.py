@@ -13,6 +13,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
+import traceback
 from collections import Counter, defaultdict
 from decimal import Decimal
 from itertools import combinations
@@ -34,8 +36,14 @@ class Opened:
         self.failures: list[str] = []
 
     def get(self, visitor: Visitor, url: str, *, kind: str = "html", **params) -> None:
-        response = visitor.client.get(url, params or None)
+        """Open a page; a server error (the test client raises it) is noted with its place."""
         where = f"{url}{'?' + '&'.join(f'{k}={v}' for k, v in params.items()) if params else ''}"
+        try:
+            response = visitor.client.get(url, params or None)
+        except Exception as exc:  # every crash is a finding; all are listed together
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            self.failures.append(f"{where} crashed: {exc!r} at {frame.filename}:{frame.lineno}")
+            return
         if response.status_code >= 500:
             self.failures.append(f"{where} answered {response.status_code}")
             return
@@ -46,6 +54,8 @@ class Opened:
             self.failures.append(f"{where} is not a PDF")
         elif kind == "xlsx" and not body.startswith(b"PK"):
             self.failures.append(f"{where} is not an XLSX file")
+        elif kind == "json":
+            json.loads(body)
 
     def table(self, visitor: Visitor, url: str, **params) -> None:
         """A page with a table, and its CSV and XLSX downloads."""

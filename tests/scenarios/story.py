@@ -82,6 +82,8 @@ class Visitor:
         self.client = client
         self.landed = ""
         """Where the last accepted form sent the browser."""
+        self.pending: PageParser | None = None
+        """The page a refused form answered with (a confirmation form, say)."""
 
     def get(self, url: str, **params):
         response = self.client.get(url, params or None)
@@ -130,6 +132,7 @@ class Visitor:
         if response.status_code >= 500:
             raise ServerError(f"POST {target} answered {response.status_code}")
         page = parse(response.content.decode())
+        self.pending = page
         if response.status_code >= 400:
             raise Refused(" ".join(page.errors) or f"POST {target}: {response.status_code}")
         if not getattr(response, "redirect_chain", None):
@@ -239,9 +242,25 @@ class Arbiter(Visitor):
             raise Refused("the dashboard offers no pairing") from None
         return int(self.landed.rstrip("/").rsplit("/", 1)[1])
 
-    def _round_action(self, number: int, action: str, overrides: dict | None = None) -> None:
-        self.submit(self.url("arbiter_round", number), overrides,
-                    action=self.url("arbiter_round_action", number, action))
+    def _round_action(self, number: int, action: str, overrides: dict | None = None, *,
+                      confirm: bool = False) -> None:
+        """One button of the round page; ``confirm`` answers "yes" when the page asks first.
+
+        Removing boards that hold a clock, a record or live entries answers 409 with a
+        confirmation form carrying the same fields; without ``confirm`` that is a refusal.
+        """
+        target = self.url("arbiter_round_action", number, action)
+        try:
+            self.submit(self.url("arbiter_round", number), overrides, action=target)
+        except Refused:
+            if not confirm:
+                raise
+            form = self.find_form(self.pending, target, action=target, having="confirm")
+            response = self.client.post(target, form.data(), follow=True)
+            if response.status_code >= 400 or not response.redirect_chain:
+                raise Refused(f"POST {target} with confirmation: {response.status_code}"
+                              ) from None
+            self.landed = response.redirect_chain[-1][0]
 
     @step
     def publishes_round(self, number: int) -> None:
@@ -252,8 +271,8 @@ class Arbiter(Visitor):
         self._round_action(number, "close")
 
     @step
-    def repairs_round(self, number: int, reason: str) -> None:
-        self._round_action(number, "repair", {"reason": reason})
+    def repairs_round(self, number: int, reason: str, *, confirm: bool = False) -> None:
+        self._round_action(number, "repair", {"reason": reason}, confirm=confirm)
 
     @step
     def edits_pairing(self, number: int, board: int, first: str, second: str | None,
@@ -366,6 +385,19 @@ class Player(Visitor):
     def submits_record(self, token: str, record: str) -> PageParser:
         url = reverse("player_submit", args=[token])
         return self.submit(url, {"record": record}, having="record")
+
+    @step
+    def enters_live(self, token: str, entry: dict) -> dict:
+        """One entry on the board page's live scoresheet (the page sends JSON)."""
+        state = self.get(reverse("live_state", args=[token])).json()
+        response = self.client.post(reverse("live_action", args=[token, "enter"]),
+                                    {"version": state["version"], "entry": entry},
+                                    content_type="application/json")
+        if response.status_code >= 500:
+            raise ServerError(f"live entry answered {response.status_code}")
+        if response.status_code >= 400:
+            raise Refused(response.json().get("error", str(response.status_code)))
+        return response.json()
 
 
 class EventStory:

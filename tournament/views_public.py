@@ -251,30 +251,37 @@ def crosstable(request, slug):
 
 
 def player_detail(request, slug, player_id):
+    """A player's rounds: games, byes and requested absences, with the running VP total."""
     event = _event(request, slug)
     player = get_object_or_404(Player, pk=player_id, event=event)
-    visible = set(_visible_rounds(request, event).values_list("pk", flat=True))
+    visible = _visible_rounds(request, event)
     boards = (
-        Board.objects.filter(Q(first=player) | Q(second=player), round_id__in=visible)
-        .select_related("round", "first", "second").order_by("round__number")
+        Board.objects.filter(Q(first=player) | Q(second=player), round__in=visible)
+        .select_related("round", "first", "second")
     )
     accepted = {
         r.board_id: r for r in Result.objects.filter(board__in=boards, status="accepted")
     }
+    last = max(visible.values_list("number", flat=True), default=0)
+    rows = [(board.round.number, board) for board in boards]
+    rows += [(a.round_number, a) for a in player.absences.filter(round_number__lte=last)]
     games, total = [], 0
-    for board in boards:
-        result = accepted.get(board.pk)
-        is_first = board.first_id == player.pk
-        own_vp = None
-        own_scores = opp_scores = None
+    for number, item in sorted(rows, key=lambda row: row[0]):
+        if not isinstance(item, Board):
+            total += item.vp
+            games.append({"round": number, "absence": item, "vp": item.vp, "total": total})
+            continue
+        result = accepted.get(item.pk)
+        is_first = item.first_id == player.pk
+        own_vp = own_scores = opp_scores = None
         if result is not None:
             own_vp = result.first_vp if is_first else result.second_vp
             total += own_vp or 0
             own_scores = result.first_scores if is_first else result.second_scores
             opp_scores = result.second_scores if is_first else result.first_scores
         games.append({
-            "round": board.round.number, "board": board, "first": is_first,
-            "opponent": (board.second if is_first else board.first),
+            "round": number, "board": item, "first": is_first,
+            "opponent": (item.second if is_first else item.first),
             "result": result, "vp": own_vp, "total": total,
             "own_scores": own_scores, "opp_scores": opp_scores,
             "lowest": lowest_text(own_scores, opp_scores),

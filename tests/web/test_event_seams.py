@@ -317,3 +317,18 @@ def test_settings_and_standings_say_which_reading_of_progressive_the_event_uses(
         page = arbiter_client.get(url).content.decode()
         assert "cumulative (the chess reading)" in page
         assert "colour by colour:" not in page
+
+
+def test_the_player_page_counts_a_granted_absence_in_the_total(arbiter, client):
+    event = services.create_event(name="Absent Page", arbiter=arbiter)
+    for name in NAMES:
+        services.add_player(event, name=name)
+    ada = event.players.get(name="Ada")
+    services.set_absence(ada, 1, vp="0.5")
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    page = client.get(reverse("player_detail", args=[event.slug, ada.pk]))
+    rows = page.context["games"]
+    assert [(g["round"], g["vp"], g["total"]) for g in rows] == [
+        (1, Decimal("0.5"), Decimal("0.5"))]
+    assert "absent (requested)" in page.content.decode()

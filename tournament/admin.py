@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from tournament.models import Absence, Board, Event, Player, Result, Round
+from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
 
 
 class PlayerInline(admin.TabularInline):
@@ -53,3 +53,17 @@ class ResultAdmin(admin.ModelAdmin):
 
 
 admin.site.register(Absence)
+
+
+@admin.register(HistoryEntry)
+class HistoryEntryAdmin(admin.ModelAdmin):
+    """The event's history is a record: readable here, never edited."""
+
+    list_display = ("event", "at", "action", "summary", "user_label")
+    list_filter = ("event", "action")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -223,3 +223,42 @@ def test_result_entry_without_a_board_or_with_junk_scores_is_a_4xx(arbiter_clien
                                        "second_scores": "1 1 1 1 1 1"})
     assert page.status_code == 200 and "six whole numbers" in page.content.decode()
     assert not Result.objects.filter(board=board).exists()
+
+
+SLIP_VALUES = st.one_of(st.integers(-5, 40).map(str), st.text(max_size=6),
+                        st.sampled_from(["²", "1e3", "0x1", "٣", "18", "", " 7 "]))
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.lists(SLIP_VALUES, min_size=12, max_size=12),
+       board_id=st.one_of(st.none(), st.sampled_from(["abc", "-1", "99999999999", ""])))
+def test_junk_typed_into_the_slip_form_is_never_a_500_nor_a_partial_write(
+        arbiter_client, played_event, values, board_id):
+    number = played_event.rounds.count()
+    round_ = played_event.rounds.get(number=number)
+    board = round_.boards.filter(second__isnull=False).first()
+    data = {"board_id": board.pk if board_id is None else board_id}
+    data.update({f"{seat}_{c}": v for (seat, c), v in zip(
+        [(s, c) for s in ("first", "second") for c in "RGBOYP"], values, strict=True)})
+    before = Result.objects.filter(board=board).count()
+    response = arbiter_client.post(
+        reverse("arbiter_results", args=[played_event.slug, number]), data)
+    assert response.status_code < 500
+    after = Result.objects.filter(board=board).count()
+    assert after in (before, before + 1)
+    if after == before + 1:
+        Result.objects.filter(board=board).delete()
+
+
+def test_the_admin_applies_the_same_limits(client, event, django_user_model):
+    admin = django_user_model.objects.create_superuser("root", password="pw-root-1")
+    client.force_login(admin)
+    url = reverse("admin:tournament_player_change", args=[event.players.first().pk])
+    for name, says in (("Ada\x00", "Null characters"), ("Ada\tB", "Control character"),
+                       ("A" * 101, "at most 100")):
+        page = client.post(url, {"event": event.pk, "name": name, "club": "", "country": "",
+                                 "rating": "", "seed": 1, "joined_round": 1})
+        assert page.status_code == 200
+        assert says in " ".join(page.context["adminform"].form.errors["name"])
+    assert event.players.filter(name="Ada").exists()

@@ -2,7 +2,8 @@
 
 The pages render the current snapshot into the HTML (so a board shows its times even before
 the websocket connects) and name the socket to open; ``static/js/clock.js`` and
-``static/js/hall.js`` take it from there. Changes only happen over the sockets.
+``static/js/hall.js`` take it from there (their texts come from the JavaScript catalog,
+/jsi18n/). Changes only happen over the sockets.
 """
 
 from __future__ import annotations
@@ -17,34 +18,6 @@ from tournament.permissions import arbiter_required
 from tournament.tokens import TokenRefused, board_for_token
 
 
-def js_strings() -> dict[str, str]:
-    """Every text the clock scripts show, translated here (the scripts hold no prose)."""
-    return {
-        "connected": _("Connected"),
-        "connecting": _("Connecting…"),
-        "reconnecting": _("Connection lost: reconnecting…"),
-        "refused": _("Refused"),
-        "not_started": _("Waiting for the arbiter to start the clock"),
-        "paused": _("Paused by the arbiter"),
-        "finished": _("Game over: the clock is stopped"),
-        "flag": _("TIME"),
-        "a_flagged": _("First player's time is up: the second player plays on alone"),
-        "b_flagged": _("Second player's time is up: the first player plays on alone"),
-        "both_flagged": _("Both players' time is up"),
-        "running": _("Tap your side when your turn is over"),
-        "running_spectator": _("Live"),
-        "not_your_turn": _("It is not this side's turn."),
-        "reason_prompt": _("Reason (kept in the clock log):"),
-        "reason_default": _("Arbiter decision"),
-        "confirm_finish": _("Stop this clock for good?"),
-        "no_wake_lock": _("This device may dim its screen: keep it awake in its settings."),
-        "updated": _("updated %(s)s s ago"),
-        "started": _("%(n)s clocks started"),
-        "paused_count": _("%(n)s clocks paused"),
-        "resumed": _("%(n)s clocks resumed"),
-    }
-
-
 def refused(request, reason: str, status: int = 403):
     return render(request, "clocks/refused.html", {"reason": reason}, status=status)
 
@@ -55,7 +28,7 @@ def _page(request, board: Board, *, mode: str, ws_path: str, template: str):
     context = {
         "event": event, "is_arbiter": is_arbiter, "board": board, "round": board.round,
         "mode": mode, "ws_path": ws_path, "can_press": mode == "player" or is_arbiter,
-        "snapshot": services.snapshot(board), "strings": js_strings(),
+        "snapshot": services.snapshot(board),
     }
     return render(request, template, context)
 
@@ -97,6 +70,6 @@ def clock_hall(request, event: Event, number):
         rows = [(b, snaps[b.pk]) for b in boards]
     return render(request, "clocks/hall.html", {
         "event": event, "is_arbiter": True, "round": round_, "rows": rows,
-        "snapshots": [snap for _b, snap in rows], "strings": js_strings(),
+        "snapshots": [snap for _b, snap in rows],
         "ws_path": f"/ws/hall/{round_.pk}/",
     })

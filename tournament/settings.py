@@ -130,7 +130,15 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("de", _("German"))]
+# The five languages of the pages, the JavaScript catalog and the PDFs (locale/<code>/); the
+# switcher shows each in its own language. An event prints in its own ``print_language``.
+LANGUAGES = [
+    ("en", _("English")),
+    ("ru", _("Russian")),
+    ("sv", _("Swedish")),
+    ("ko", _("Korean")),
+    ("de", _("German")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = ENV.get("TIME_ZONE", "UTC")
 USE_I18N = True

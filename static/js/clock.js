@@ -6,7 +6,8 @@
  * is the one with the least network delay). A press is shown at once (optimistic) and replaced
  * by the server's next snapshot, which always wins.
  *
- * window.IngeniousClock exposes the helpers hall.js shares (format, remaining, socket, offsets).
+ * window.IngeniousClock exposes the helpers hall.js shares (format, remaining, socket, offsets,
+ * the translated strings).
  */
 (function () {
   "use strict";
@@ -37,9 +38,28 @@
     var s = Math.ceil(ms / 1000), m = Math.floor(s / 60), r = s % 60;
     return m + ":" + (r < 10 ? "0" : "") + r;
   }
-  function interpolate(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (_m, k) { return values[k]; });
-  }
+
+  /* Every text the clock pages show, from Django's JavaScript catalog (/jsi18n/), keyed by
+   * the connection state or the clock status it describes. */
+  var strings = {
+    connected: gettext("Connected"),
+    connecting: gettext("Connecting…"),
+    reconnecting: gettext("Connection lost: reconnecting…"),
+    refused: gettext("Refused"),
+    not_started: gettext("Waiting for the arbiter to start the clock"),
+    paused: gettext("Paused by the arbiter"),
+    finished: gettext("Game over: the clock is stopped"),
+    a_flagged: gettext("First player's time is up: the second player plays on alone"),
+    b_flagged: gettext("Second player's time is up: the first player plays on alone"),
+    both_flagged: gettext("Both players' time is up"),
+    running: gettext("Tap your side when your turn is over"),
+    running_spectator: gettext("Live"),
+    not_your_turn: gettext("It is not this side's turn."),
+    reason_prompt: gettext("Reason (kept in the clock log):"),
+    reason_default: gettext("Arbiter decision"),
+    confirm_finish: gettext("Stop this clock for good?"),
+    no_wake_lock: gettext("This device may dim its screen: keep it awake in its settings."),
+  };
 
   /* A websocket that reconnects by itself with backoff, pings every 20 s and gives up only
    * when the server refuses (close code 4403). */
@@ -80,13 +100,13 @@
     return { send: send };
   }
 
-  function askReason(strings) {
+  function askReason() {
     var reason = window.prompt(strings.reason_prompt, strings.reason_default);
     return reason && reason.trim() ? reason.trim() : null;
   }
 
   /* The message for an arbiter command button (data-command, data-side, ...), or null. */
-  function commandFor(button, strings) {
+  function commandFor(button) {
     var d = button.dataset, message = { type: d.command };
     if (d.side) message.side = d.side;
     if (d.kind) message.kind = d.kind;
@@ -94,7 +114,7 @@
     if (d.turn) message.turn = d.turn;
     if (d.command === "adjust" || d.command === "correct" || d.command === "finish") {
       if (d.command === "finish" && !window.confirm(strings.confirm_finish)) return null;
-      var reason = askReason(strings);
+      var reason = askReason();
       if (!reason) return null;
       message.reason = reason;
     }
@@ -110,7 +130,7 @@
     if (text) showMessage.timer = setTimeout(function () { box.hidden = true; }, 6000);
   }
 
-  function connectionLabel(el, state, strings) {
+  function connectionLabel(el, state) {
     if (!el) return;
     el.dataset.state = state;
     el.textContent = strings[state] || state;
@@ -118,14 +138,13 @@
 
   window.IngeniousClock = {
     noteServerTime: noteServerTime, serverNow: serverNow, remaining: remaining,
-    runningSide: runningSide, format: format, interpolate: interpolate, socket: socket,
+    runningSide: runningSide, format: format, strings: strings, socket: socket,
     commandFor: commandFor, showMessage: showMessage, connectionLabel: connectionLabel,
   };
 
   var root = document.getElementById("clock");
   if (!root) return;
 
-  var strings = JSON.parse(document.getElementById("clock-strings").textContent);
   var snap = JSON.parse(document.getElementById("clock-initial").textContent);
   var confirmed = snap.version;
   var canPress = root.dataset.canPress === "1";
@@ -168,7 +187,7 @@
 
   var conn = socket(root.dataset.ws, {
     state: function (state) {
-      connectionLabel(connectionEl, state, strings);
+      connectionLabel(connectionEl, state);
       root.classList.toggle("offline", state !== "connected");
     },
     message: function (data) {
@@ -212,7 +231,7 @@
 
   document.querySelectorAll(".arbiter-clock [data-command]").forEach(function (button) {
     button.addEventListener("click", function () {
-      var message = commandFor(button, strings);
+      var message = commandFor(button);
       if (message) conn.send(message);
     });
   });

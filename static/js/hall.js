@@ -8,7 +8,7 @@
   var C = window.IngeniousClock, root = document.getElementById("hall");
   if (!C || !root) return;
 
-  var strings = JSON.parse(document.getElementById("clock-strings").textContent);
+  var strings = C.strings;
   var snaps = {}, rows = {}, lastUpdate = Date.now();
   root.querySelectorAll("tr[data-board]").forEach(function (row) {
     rows[row.dataset.board] = row;
@@ -46,19 +46,26 @@
       if (status.textContent !== text) status.textContent = text;
     });
     var age = Math.round((Date.now() - lastUpdate) / 1000);
-    document.getElementById("hall-updated").textContent = C.interpolate(strings.updated, { s: age });
+    document.getElementById("hall-updated").textContent = interpolate(
+      ngettext("updated %(s)s second ago", "updated %(s)s seconds ago", age), { s: age }, true);
   }
 
-  var counts = { start_round: "started", pause_round: "paused_count", resume_round: "resumed" };
+  /* What a round-wide command did, said with the number of clocks it reached. */
+  function doneText(action, n) {
+    var text = action === "start_round" ? ngettext("%(n)s clock started", "%(n)s clocks started", n)
+      : action === "pause_round" ? ngettext("%(n)s clock paused", "%(n)s clocks paused", n)
+      : ngettext("%(n)s clock resumed", "%(n)s clocks resumed", n);
+    return interpolate(text, { n: n }, true);
+  }
   var conn = C.socket(root.dataset.ws, {
     state: function (state) {
-      C.connectionLabel(document.getElementById("hall-connection"), state, strings);
+      C.connectionLabel(document.getElementById("hall-connection"), state);
     },
     message: function (data) {
       lastUpdate = Date.now();
       if (data.type === "hall") { data.boards.forEach(apply); render(); }
       else if (data.type === "snapshot" || data.type === "ignored") { apply(data.clock); render(); }
-      else if (data.type === "done") C.showMessage(C.interpolate(strings[counts[data.action]], { n: data.count }));
+      else if (data.type === "done") C.showMessage(doneText(data.action, data.count));
       else if (data.type === "error") C.showMessage(data.message);
     },
   });
@@ -68,7 +75,7 @@
   });
   root.querySelectorAll("tr[data-board] [data-command]").forEach(function (button) {
     button.addEventListener("click", function () {
-      var message = C.commandFor(button, strings);
+      var message = C.commandFor(button);
       if (!message) return;
       message.board = parseInt(button.closest("tr").dataset.board, 10);
       conn.send(message);

@@ -5,7 +5,10 @@
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
   var COLOURS = { R: "#d62828", G: "#2a9d3f", B: "#1d5fd1", O: "#f08a00", Y: "#f5d000", P: "#7b2cbf" };
-  var NAMES = { R: "red", G: "green", B: "blue", O: "orange", Y: "yellow", P: "purple" };
+  var NAMES = {
+    R: gettext("red"), G: gettext("green"), B: gettext("blue"),
+    O: gettext("orange"), Y: gettext("yellow"), P: gettext("purple"),
+  };
   var STARTS = { R: [5, 0], G: [0, 5], B: [-5, 5], O: [-5, 0], Y: [0, -5], P: [5, -5] };
   var SIZE = 20;
 

@@ -10,10 +10,7 @@
   var state = null, picked = [], colours = [null, null], neighbours = null;
   var board = HexBoard.draw(document.getElementById("live-board"), 5, onCell);
   var $ = function (id) { return document.getElementById(id); };
-  var strings = JSON.parse($("scoresheet-strings").textContent);
-  function fmt(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (_, key) { return values[key]; });
-  }
+  function fmt(text, values) { return interpolate(text, values, true); }
 
   function csrf() {
     var m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -59,9 +56,10 @@
     HexBoard.tracks($("live-tracks-A"), s.scores.A);
     HexBoard.tracks($("live-tracks-B"), s.scores.B);
     var status;
-    if (s.over) status = fmt(strings.over, { result: s.result });
-    else status = fmt(strings.to_place, { name: names[s.to_move], seat: s.to_move }) + (s.bonus ? " — " + strings.bonus : "");
-    if (s.swap_window && !s.over) status += " · " + fmt(strings.may_swap, { seat: s.swap_window });
+    if (s.over) status = fmt(gettext("Game over: %(result)s"), { result: s.result });
+    else status = fmt(gettext("%(name)s (%(seat)s) to place"), { name: names[s.to_move], seat: s.to_move }) +
+      (s.bonus ? " — " + gettext("bonus play (Ingenious!)") : "");
+    if (s.swap_window && !s.over) status += " · " + fmt(gettext("%(seat)s may swap now"), { seat: s.swap_window });
     $("live-status").textContent = status;
     var list = $("live-moves");
     list.innerHTML = "";
@@ -77,10 +75,10 @@
         var d = s.scores[seat][c] - before.scores[seat][c];
         if (d > 0) gained.push(c + "+" + d);
       });
-      $("last-points").textContent = seat + ": " + (gained.length ? gained.join(" ") : strings.no_points);
+      $("last-points").textContent = seat + ": " + (gained.length ? gained.join(" ") : gettext("0 points"));
     }
     $("confirm-box").hidden = !s.over;
-    $("final-result").textContent = s.over ? fmt(strings.result, { result: s.result }) : "";
+    $("final-result").textContent = s.over ? fmt(gettext("Result %(result)s"), { result: s.result }) : "";
     root.querySelectorAll("[data-confirm]").forEach(function (b) {
       b.disabled = !!(s.confirmed && s.confirmed[b.dataset.confirm]);
     });
@@ -88,7 +86,7 @@
     if (s.record_id) {
       var a = document.createElement("a");
       a.href = "/games/" + s.record_id + "/";
-      a.textContent = strings.submitted;
+      a.textContent = gettext("Record submitted: view the game");
       $("record-link").appendChild(a);
     }
     updatePick();
@@ -103,10 +101,10 @@
     }).then(function (r) { return r.json().then(function (data) { return [r.status, data]; }); })
       .then(function (res) {
         var data = res[1];
-        if (!data.ok) $("live-error").textContent = data.error || strings.refused;
+        if (!data.ok) $("live-error").textContent = data.error || gettext("Refused");
         if (data.cells) render(data);
         return data;
-      }).catch(function () { $("live-error").textContent = strings.offline; });
+      }).catch(function () { $("live-error").textContent = gettext("No connection: the entry was not sent."); });
   }
   $("place-btn").addEventListener("click", function () {
     var text = picked[0] + colours[0] + "-" + picked[1] + colours[1];

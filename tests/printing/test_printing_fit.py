@@ -10,7 +10,7 @@ register_fonts()
 
 
 @given(st.text(max_size=200), st.sampled_from([SANS, BOLD]), st.floats(6, 14),
-       st.floats(10, 400))
+       st.floats(20, 400))
 def test_the_cut_text_fits_and_keeps_the_start(text, font, size, width):
     cut = fit(text, font, size, width)
     if cut == text:

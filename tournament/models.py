@@ -111,6 +111,12 @@ class Event(models.Model):
     )
     publish_pairings = models.BooleanField(_("publish pairings"), default=True)
     publish_standings = models.BooleanField(_("publish standings"), default=True)
+    print_language = models.CharField(
+        _("language of the printouts"), max_length=10, choices=settings.LANGUAGES,
+        default="en",
+        help_text=_("The PDFs and the projector view use it, whatever the language of the "
+                    "browser."),
+    )
     arbiters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="arbitrated_events", blank=True,
         verbose_name=_("arbiters"),

@@ -13,6 +13,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from tournament import tiebreak_texts
 from tournament.templatetags.ingenious import vp
 
 # A plain number, as the standings write it: ``+12``, ``-3``, ``−3`` (U+2212), ``6.5``, ``3½``,
@@ -129,7 +130,7 @@ class StandingsTable(ExportTable):
                 verbose_name=tb.label, attrs={"th": {"title": tb.definition}},
                 order_by=(f"tb_{tb.key}_sort",),
             ))
-            for tb in tiebreaks
+            for tb in tiebreak_texts.texts(tiebreaks)
         ]
         super().__init__(data, extra_columns=extra, **kwargs)
 

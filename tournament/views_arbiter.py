@@ -22,6 +22,7 @@ from tournament.models import Absence, Board, Player, Result, Round
 from tournament.outcome import ResultError
 from tournament.permissions import arbiter_required
 from tournament.standings_bridge import inconsistencies, reading_notes, tiebreak_registry
+from tournament.tiebreak_texts import texts
 
 
 def _ctx(event, **extra):
@@ -43,7 +44,7 @@ def event_create(request):
         messages.success(request, _("Event created. Add the players next."))
         return redirect("arbiter_players", event.slug)
     return render(request, "tournament/arbiter/event_form.html",
-                  {"form": form, "tiebreaks": tiebreak_registry().values()})
+                  {"form": form, "tiebreaks": texts(tiebreak_registry().values())})
 
 
 @arbiter_required
@@ -81,7 +82,7 @@ def event_settings(request, event):
             return redirect("arbiter_settings", event.slug)
     event.refresh_from_db()
     return render(request, "tournament/arbiter/event_form.html", _ctx(
-        event, form=form, tiebreaks=tiebreak_registry().values(),
+        event, form=form, tiebreaks=texts(tiebreak_registry().values()),
         format=services.event_format(event), order=services.order_text(event),
         history=event.history.all()[:50], readings=reading_notes(event),
     ))

@@ -6,11 +6,12 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from tournament import services, standings_bridge
+from tournament import services, standings_bridge, tiebreak_texts
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.tables import (
     PairingsByNameTable,
@@ -232,7 +233,8 @@ def standings(request, slug):
     return _export(request, table, f"{event.slug}-standings-r{table_core.rounds}") or render(
         request, "tournament/standings.html", _ctx(
             request, event, table=table, after=table_core.rounds, wanted=after,
-            tiebreaks=table_core.tiebreaks, readings=standings_bridge.reading_notes(event),
+            tiebreaks=tiebreak_texts.texts(table_core.tiebreaks),
+            readings=standings_bridge.reading_notes(event),
             pdf=_pdf_url(event, "standings", after),
             rounds=range(1, event.rounds.count() + 1),
         ))
@@ -292,13 +294,21 @@ def player_detail(request, slug, player_id):
 
 
 def projector(request, slug):
-    """Pairings and standings in large type, paging and refreshing by themselves."""
+    """Pairings and standings in large type, paging and refreshing by themselves.
+
+    In the event's print language, like the printouts: the hall's screen does not follow the
+    browser of whoever opened it.
+    """
     event = _event(request, slug)
     round_ = _chosen_round(request, _visible_rounds(request, event))
     boards = services.boards_with_results(round_) if round_ else []
     table = []
     if event.publish_standings or request.is_arbiter:
         table = standings_bridge.standings(event)
-    return render(request, "tournament/projector.html", _ctx(
-        request, event, round=round_, boards=boards, standings=table,
-    ))
+    with translation.override(event.print_language):
+        response = render(request, "tournament/projector.html", _ctx(
+            request, event, round=round_, boards=boards, standings=table,
+            tiebreaks=tiebreak_texts.texts(table.tiebreaks) if table else [],
+        ))
+    response.headers["Content-Language"] = event.print_language
+    return response

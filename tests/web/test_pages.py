@@ -45,7 +45,7 @@ def create_from_pages(client, name, players, system, rounds):
         "name": name, "rounds_planned": rounds, "pairing_system": system,
         "rules_profile": "mso", "time_control": "600", "bye_vp": "1", "absence_vp": "0",
         "first_mover": "first", "pairing_order": "rating", "token_grace_minutes": 60, "publish_pairings": "on",
-        "publish_standings": "on", "tiebreak_order": "",
+        "publish_standings": "on", "tiebreak_order": "", "print_language": "en",
     })
     assert response.status_code == 302, response.content[:2000]
     event = Event.objects.get(name=name)

@@ -16,7 +16,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from tournament import standings_bridge
+from tournament import standings_bridge, tiebreak_texts
 from tournament.models import Board, Event, Round
 from tournament.standings import CrosstableCell, CrosstableRow, Standings, format_points
 
@@ -167,7 +167,8 @@ def name_key(name: str) -> str:
 
 def standings_doc_from(info: EventInfo, table: Standings) -> StandingsDoc:
     columns = tuple(
-        TiebreakColumn(t.key, _(t.label), _(t.definition)) for t in table.tiebreaks
+        TiebreakColumn(t.key, str(t.label), str(t.definition))
+        for t in tiebreak_texts.texts(table.tiebreaks)
     )
     rows = tuple(
         StandingLine(row.place, row.name, row.club or "", row.vp_display,

@@ -1,14 +1,15 @@
 """The printable documents by name: what each needs and who may print it.
 
 The view and the ``export_pdf`` command both go through :func:`render`, so a document prints
-the same from the browser and the command line. An unknown name is refused with the list of
-valid ones.
+the same, in the event's print language, from the browser and the command line. An unknown
+name is refused with the list of valid ones.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tournament.models import Event
@@ -71,9 +72,17 @@ def render(event: Event, name: str, round_number: int, *, paper: str = "a4",
     """The PDF bytes of document ``name`` for ``round_number`` (see :func:`resolve_round`).
 
     ``base_url`` (scheme and host) makes the QR codes of scoresheets and slips absolute.
+    Every document speaks the event's ``print_language``, whoever asks for it: a wall of
+    printouts must not change language with the arbiter's browser.
     """
     document = get_document(name)
     page_size(paper)  # refuse an unknown paper before reading the database
+    with translation.override(event.print_language):
+        return _build(event, document, round_number, paper, base_url)
+
+
+def _build(event: Event, document: Document, round_number: int, paper: str,
+           base_url: str) -> bytes:
     if document.name == "pairings":
         round_ = data.find_round(event, round_number)
         return build_pairings(data.pairings_doc(event, round_), paper)

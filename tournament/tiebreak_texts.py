@@ -1,0 +1,100 @@
+"""The tiebreaks' labels and definitions, translated: the shell's words for the core's criteria.
+
+The standings core stays free of Django, so its ``Tiebreak.label`` and ``definition`` are
+plain English. Every page, form and PDF that names a tiebreak takes its words from here
+instead, by the criterion's key; the English strings are the core's, word for word (a test
+keeps the two in step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from tournament.standings import Tiebreak
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakText:
+    """A criterion as people read it: its key, a short column label and a one-line definition."""
+
+    key: str
+    label: str | Promise
+    definition: str | Promise
+
+
+_TEXTS = {
+    text.key: text
+    for text in (
+        TiebreakText(
+            "head_to_head", pgettext_lazy("tiebreak column: head to head", "H2H"),
+            _("Results between the tied players: one who beat all the others ranks first (+), "
+              "one who lost to all of them ranks last (−); applied once."),
+        ),
+        TiebreakText(
+            "lowest_colour_difference",
+            pgettext_lazy("tiebreak column: lowest colour difference", "Diff"),
+            _("Sum over played games of own lowest colour minus the opponent's lowest; "
+              "if equal, the same for the second-lowest, and so on."),
+        ),
+        TiebreakText(
+            "lowest_colour_level", pgettext_lazy("tiebreak column: lowest colour level", "Level"),
+            _("Sum over played games of own lowest colour; "
+              "if equal, the sum of own second-lowest, and so on."),
+        ),
+        TiebreakText(
+            "lowest_colour_difference_cumulative",
+            pgettext_lazy("tiebreak column: cumulative lowest colour difference", "CDiff"),
+            _("Sum of the running totals after each round of own lowest colour minus the "
+              "opponent's lowest (games without scores add 0); if equal, the same for the "
+              "second-lowest, and so on."),
+        ),
+        TiebreakText(
+            "lowest_colour_level_cumulative",
+            pgettext_lazy("tiebreak column: cumulative lowest colour level", "CLevel"),
+            _("Sum of the running totals after each round of own lowest colour (games without "
+              "scores add 0); if equal, the same for the second-lowest, and so on."),
+        ),
+        TiebreakText(
+            "buchholz", pgettext_lazy("tiebreak column: Buchholz", "BH"),
+            _("Sum of the opponents' VP (FIDE C.07): an own unplayed round counts a dummy "
+              "opponent with one's own VP; in an opponent's VP, absences after their last round "
+              "not voluntarily missed count as draws, forfeit losses as 0."),
+        ),
+        TiebreakText(
+            "buchholz_cut1", pgettext_lazy("tiebreak column: Buchholz cut 1", "BH-C1"),
+            _("Buchholz without its lowest contribution; if the player has voluntarily unplayed "
+              "rounds (absence, forfeit loss, double forfeit), the lowest of those is cut "
+              "instead."),
+        ),
+        TiebreakText(
+            "sonneborn_berger", pgettext_lazy("tiebreak column: Sonneborn-Berger", "SB"),
+            _("Sum over rounds of own VP times that round's opponent's VP as counted for "
+              "Buchholz (FIDE C.07): an own unplayed round uses one's own VP."),
+        ),
+        TiebreakText(
+            "wins_played", pgettext_lazy("tiebreak column: games won over the board", "WON"),
+            _("Number of games won over the board (forfeits, byes and decisions without scores "
+              "do not count)."),
+        ),
+        TiebreakText(
+            "wins", pgettext_lazy("tiebreak column: rounds with 1 VP", "WIN"),
+            _("Number of rounds with 1 VP, played or not: wins, forfeit wins, 1-VP byes and "
+              "decisions."),
+        ),
+    )
+}
+
+
+def text_for(tiebreak: Tiebreak | str) -> TiebreakText:
+    """The words for a criterion (or its key); every criterion of the core has them (tested)."""
+    return _TEXTS[tiebreak if isinstance(tiebreak, str) else tiebreak.key]
+
+
+def texts(tiebreaks: Iterable[Tiebreak | str]) -> list[TiebreakText]:
+    """:func:`text_for` of each criterion, in order."""
+    return [text_for(tb) for tb in tiebreaks]

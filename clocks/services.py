@@ -130,16 +130,26 @@ def payload(board: Board, state: ClockState, now: int) -> dict[str, Any]:
     return {**state.snapshot(now), "board": board.pk, "board_number": board.number}
 
 
+def _stored_state(board: Board) -> ClockState:
+    """The board's stored clock, or the fresh one it would get: reading creates no row."""
+    clock = getattr(board, "clock", None)
+    return clock.core if clock is not None else _new_state(board)
+
+
 def snapshot(board: Board, now: int | None = None) -> dict[str, Any]:
     """The board's clock as of now (due flags shown, not yet stored: that is the timer's job)."""
-    clock = clock_for(board)
-    return payload(board, clock.core, now_ms() if now is None else now)
+    if board.is_bye:
+        raise ClockRefused(_("A bye has no clock."))
+    board = Board.objects.select_related("round__event", "clock").get(pk=board.pk)
+    return payload(board, _stored_state(board), now_ms() if now is None else now)
 
 
 def round_snapshots(round_: Round, now: int | None = None) -> list[dict[str, Any]]:
     """Snapshots of every clock of a round, for the hall page and the hall socket."""
     now = now_ms() if now is None else now
-    return [payload(c.board, c.core, now) for c in ensure_clocks(round_)]
+    boards = (round_.boards.select_related("round__event", "clock")
+              .filter(second__isnull=False).order_by("number"))
+    return [payload(board, _stored_state(board), now) for board in boards]
 
 
 def presses(board: Board) -> list[Press]:

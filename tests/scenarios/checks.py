@@ -147,9 +147,16 @@ def every_page_answers(story: EventStory) -> None:
             continue
         opened.get(arbiter, url("arbiter_round", number))
         opened.get(arbiter, url("arbiter_results", number))
-        for board in Board.objects.filter(round__event=event, round__number=number,
-                                          second__isnull=False):
+        opened.get(arbiter, url("clock_hall", number))
+        boards = Board.objects.filter(round__event=event, round__number=number,
+                                      second__isnull=False).order_by("number")
+        for board in boards:
             opened.get(arbiter, url("arbiter_board", board.pk))
+        first = boards.first()
+        if first is not None:  # the players' and spectators' pages of a board
+            opened.get(public, reverse("board_page", args=[first.token]))
+            opened.get(public, reverse("live_state", args=[first.token]), kind="json")
+            opened.get(public, url("clock_spectate", number, first.number))
 
     if changed("public", prints.visible):
         opened.get(public, reverse("home"))

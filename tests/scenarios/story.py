@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -31,6 +32,24 @@ class Refused(Exception):
 
 class ServerError(AssertionError):
     """A page answered 5xx."""
+
+
+class GetWrites(AssertionError):
+    """A GET request wrote to the database (only services write, and only on POST)."""
+
+
+def _refuse_writes(execute, sql, params, many, context):
+    if sql.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE", "REPLACE"):
+        raise GetWrites(f"a GET request wrote: {sql[:200]}")
+    return execute(sql, params, many, context)
+
+
+class ReadingClient(Client):
+    """A browser whose GET requests must leave the database as they found it."""
+
+    def get(self, *args, **kwargs):
+        with connection.execute_wrapper(_refuse_writes):
+            return super().get(*args, **kwargs)
 
 
 def step(action: Callable) -> Callable:
@@ -409,15 +428,15 @@ class EventStory:
         self.checks = list(checks)
         self.steps: list[str] = []
         self.cache: dict = {}
-        client = Client()
+        client = ReadingClient()
         client.force_login(arbiter_user)
         self.arbiter = Arbiter(self, client)
-        self.public = Visitor(self, Client())
+        self.public = Visitor(self, ReadingClient())
         self._players: dict[str, Player] = {}
 
     def player(self, name: str) -> Player:
         if name not in self._players:
-            self._players[name] = Player(self, Client(), name)
+            self._players[name] = Player(self, ReadingClient(), name)
         return self._players[name]
 
     def model(self) -> Event:

@@ -1,5 +1,11 @@
 """What every printed document shares: fonts, paper, page header and footer, colour symbols.
 
+Fonts: DejaVu (Latin, Cyrillic, Greek, accents) for everything it can draw, Nanum Gothic for
+the characters only it has (Hangul). The choice is made per run of characters in one place,
+:func:`runs`: :func:`fit` and :func:`text_width` measure with it, :class:`TextCanvas` draws
+with it and :func:`markup` hands it to paragraphs, so table cells, headers and the hand-drawn
+forms all follow it without knowing. Both fonts ship in static/fonts; no system font is used.
+
 The builders (pairings, standings, …) take plain data and return PDF bytes; this module keeps
 their look consistent so that a wall of printouts reads as one set: the event's name and date
 at the top of every page, "page N of M" at the bottom, the same table style, and the six
@@ -11,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from io import BytesIO
 from pathlib import Path
 
@@ -37,6 +43,9 @@ from tournament.printing.data import EventInfo, PrintError
 
 FONT_DIR = Path(__file__).resolve().parents[2] / "static" / "fonts"
 SANS, BOLD, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono"
+HANGUL, HANGUL_BOLD = "NanumGothic", "NanumGothic-Bold"
+#: The wide-coverage stand-in for each house font, for texts the house font cannot draw.
+STAND_IN = {SANS: HANGUL, BOLD: HANGUL_BOLD, MONO: HANGUL}
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 36.0
 HEADER_H = 46.0
@@ -58,17 +67,62 @@ MUTED = colors.HexColor("#5a6470")
 
 
 def register_fonts() -> None:
-    """Register the DejaVu TTFs once; TTFonts are subset and embedded in every PDF.
+    """Register the shipped TTFs once; TTFonts are subset and embedded in every PDF.
 
-    The PDF base-14 fonts are not embedded and lack ½, − and the accented names of players
-    from everywhere, so every document uses these.
+    The PDF base-14 fonts are not embedded and lack ½, −, Cyrillic, Hangul and the accented
+    names of players from everywhere, so every document uses these.
     """
     if SANS in pdfmetrics.getRegisteredFontNames():
         return
-    pdfmetrics.registerFont(TTFont(SANS, str(FONT_DIR / "DejaVuSans.ttf")))
-    pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
-    pdfmetrics.registerFont(TTFont(MONO, str(FONT_DIR / "DejaVuSansMono.ttf")))
+    for name, file in ((SANS, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"),
+                       (MONO, "DejaVuSansMono.ttf"), (HANGUL, "NanumGothic.ttf"),
+                       (HANGUL_BOLD, "NanumGothicBold.ttf")):
+        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
     pdfmetrics.registerFontFamily(SANS, normal=SANS, bold=BOLD, italic=SANS, boldItalic=BOLD)
+    pdfmetrics.registerFontFamily(HANGUL, normal=HANGUL, bold=HANGUL_BOLD, italic=HANGUL,
+                                  boldItalic=HANGUL_BOLD)
+
+
+@lru_cache(maxsize=8)
+def _covered(font: str) -> frozenset[int]:
+    return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
+
+
+@lru_cache(maxsize=8192)
+def runs(text: str, font: str = SANS) -> tuple[tuple[str, str], ...]:
+    """``text`` cut into (piece, font) runs: ``font`` (regular, bold or mono) where it has the
+    glyphs, its stand-in (Nanum Gothic) for the characters only the stand-in has (Hangul).
+
+    "Kim 김민준 (Öst)" is three runs: DejaVu, Nanum, DejaVu; each script in a font that draws
+    it. Spaces stay with the run before them, so a Korean sentence is one run per word at most.
+    """
+    stand_in = STAND_IN.get(font)
+    if stand_in is None or text.isascii():
+        return ((text, font),)
+    own, other = _covered(font), _covered(stand_in)
+    out: list[list[str]] = []
+    for char in text:
+        if out and char.isspace():
+            out[-1][0] += char
+            continue
+        code = ord(char)
+        chosen = stand_in if code not in own and code in other and char.isprintable() else font
+        if out and out[-1][1] == chosen:
+            out[-1][0] += char
+        else:
+            out.append([char, chosen])
+    return tuple((piece, chosen) for piece, chosen in out) or (("", font),)
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    """The width of ``text`` in points as it will be drawn (see :func:`runs`)."""
+    return sum(stringWidth(piece, chosen, size) for piece, chosen in runs(text, font))
+
+
+def markup(line: str, font: str = SANS) -> str:
+    """Paragraph markup of ``line`` with its stand-in runs in ``<font face=…>`` (``<b>`` kept)."""
+    return "".join(piece if chosen == font else f'<font face="{chosen}">{piece}</font>'
+                   for piece, chosen in runs(line, font))
 
 
 def page_size(paper: str, *, wide: bool = False) -> tuple[float, float]:
@@ -87,16 +141,19 @@ def fit(text: str, font: str, size: float, width: float) -> str:
     """``text`` cut with an ellipsis so it fits ``width`` points (long names must not overlap).
 
     One pass over the characters, adding their widths: the time grows with the length of the
-    text, not with its square (a 100,000-character name once took minutes per page).
+    text, not with its square (a 100,000-character name once took minutes per page). Measured
+    in the fonts the text will be drawn in (:func:`runs`).
     """
-    if stringWidth(text, font, size) <= width:
+    if text_width(text, font, size) <= width:
         return text
     room = width - stringWidth("…", font, size)
-    used = 0.0
-    for index, char in enumerate(text):
-        used += stringWidth(char, font, size)
-        if used > room:
-            return text[:index].rstrip() + "…"
+    used, index = 0.0, 0
+    for piece, chosen in runs(text, font):
+        for char in piece:
+            used += stringWidth(char, chosen, size)
+            if used > room:
+                return text[:index].rstrip() + "…"
+            index += 1
     return text
 
 
@@ -158,7 +215,39 @@ def draw_symbol(c: pdfcanvas.Canvas, letter: str, cx: float, cy: float, radius: 
 # --- pages ---------------------------------------------------------------------------------
 
 
-class NumberedCanvas(pdfcanvas.Canvas):
+class TextCanvas(pdfcanvas.Canvas):
+    """A canvas that draws every string run by run, each in a font that has its glyphs.
+
+    Table cells, headers and form labels all reach the page through these three methods, so a
+    Korean title or a Hangul name comes out right whatever font the caller set (see
+    :func:`runs`); the caller's font is set again afterwards.
+    """
+
+    def _draw_runs(self, x: float, y: float, text: str, **kwargs) -> None:
+        pieces = runs(str(text), self._fontname)
+        if len(pieces) == 1 and pieces[0][1] == self._fontname:
+            super().drawString(x, y, text, **kwargs)
+            return
+        font, size, leading = self._fontname, self._fontsize, self._leading
+        for piece, chosen in pieces:
+            self.setFont(chosen, size, leading)
+            super().drawString(x, y, piece, **kwargs)
+            x += stringWidth(piece, chosen, size)
+        self.setFont(font, size, leading)
+
+    def drawString(self, x, y, text, **kwargs):
+        self._draw_runs(x, y, text, **kwargs)
+
+    def drawRightString(self, x, y, text, **kwargs):
+        self._draw_runs(x - text_width(str(text), self._fontname, self._fontsize), y, text,
+                        **kwargs)
+
+    def drawCentredString(self, x, y, text, **kwargs):
+        width = text_width(str(text), self._fontname, self._fontsize)
+        self._draw_runs(x - width / 2, y, text, **kwargs)
+
+
+class NumberedCanvas(TextCanvas):
     """A canvas that writes "page N of M" on every page once M is known (at save time)."""
 
     def __init__(self, *args, page_label: Callable[[int, int], str], **kwargs) -> None:
@@ -205,7 +294,7 @@ def draw_header(c: pdfcanvas.Canvas, info: EventInfo, title: str, size: tuple[fl
     c.setFont(BOLD, 13)
     right = info.dates if not info.venue else f"{info.dates} · {info.venue}".strip(" ·")
     c.setFont(SANS, 9)
-    right_w = stringWidth(right, SANS, 9)
+    right_w = text_width(right, SANS, 9)
     c.drawRightString(width - MARGIN, top - 10, right)
     c.setFont(BOLD, 13)
     c.drawString(MARGIN, top - 11, fit(info.name, BOLD, 13, width - 2 * MARGIN - right_w - 12))
@@ -242,9 +331,10 @@ class Section:
 
 
 def legend_paragraphs(lines: Sequence[str], size: float = 7.0) -> list[Paragraph]:
+    """One paragraph per line (``<b>`` allowed), Hangul in the stand-in font (:func:`markup`)."""
     style = ParagraphStyle("legend", fontName=SANS, fontSize=size, leading=size * 1.25,
                            textColor=MUTED)
-    return [Paragraph(line, style) for line in lines]
+    return [Paragraph(markup(line), style) for line in lines]
 
 
 def build_flowing(info: EventInfo, sections: Sequence[Section], size: tuple[float, float],

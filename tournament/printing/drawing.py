@@ -13,10 +13,9 @@ from collections.abc import Sequence
 import qrcode
 import qrcode.constants
 from reportlab.lib import colors
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from tournament.printing.common import BAND, BOLD, MUTED, RULE, SANS, draw_symbol, fit
+from tournament.printing.common import BAND, BOLD, MUTED, RULE, SANS, draw_symbol, fit, text_width
 
 QUIET_ZONE = 4
 """Light modules around the code, as the QR standard asks, so phones find its edges."""
@@ -132,7 +131,7 @@ def checkbox(c: Canvas, x: float, y: float, label: str, *, size: float = 9,
     c.setFont(SANS, font_size)
     c.drawString(x + size + 3, y, label)
     c.restoreState()
-    return x + size + 3 + stringWidth(label, SANS, font_size) + 12
+    return x + size + 3 + text_width(label, SANS, font_size) + 12
 
 
 def signature_line(c: Canvas, x: float, y: float, width: float, label: str) -> None:
@@ -154,7 +153,7 @@ def label_value(c: Canvas, x: float, y: float, label: str, value: str, *, size: 
     c.setFont(SANS, size - 2)
     c.setFillColor(MUTED)
     c.drawString(x, y, label)
-    offset = stringWidth(label, SANS, size - 2) + 5
+    offset = text_width(label, SANS, size - 2) + 5
     c.setFont(BOLD, size)
     c.setFillColor(colors.black)
     c.drawString(x + offset, y, fit(value, BOLD, size, width - offset))

@@ -16,7 +16,6 @@ from io import BytesIO
 
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from tournament.printing.board_diagram import draw_board, side_for
@@ -36,6 +35,7 @@ from tournament.printing.common import (
     fit,
     new_canvas,
     page_size,
+    text_width,
 )
 from tournament.printing.data import BoardSheet, EventInfo
 from tournament.printing.drawing import (
@@ -69,7 +69,7 @@ def _players_block(c: Canvas, sheet: BoardSheet, top: float, width: float) -> No
     board = _("Board %(b)d") % {"b": sheet.board}
     c.setFont(BOLD, 24)
     c.drawString(MARGIN, top - 24, board)
-    board_w = stringWidth(board, BOLD, 24) + 14
+    board_w = text_width(board, BOLD, 24) + 14
     round_text = _("Round %(r)d") % {"r": sheet.round}
     if sheet.starts_at:
         round_text += " · " + _("starts %(when)s") % {"when": sheet.starts_at}
@@ -112,7 +112,7 @@ def _legend(c: Canvas, x: float, y: float) -> None:
         c.setFont(SANS, 8.5)
         label = f"{letter} {colour_name(letter)}"
         c.drawString(x + 15, y, label)
-        x += 15 + stringWidth(label, SANS, 8.5) + 14
+        x += 15 + text_width(label, SANS, 8.5) + 14
 
 
 def _final_scores(c: Canvas, top: float, width: float) -> None:

@@ -5,6 +5,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from tournament.models import Event
 
@@ -18,7 +19,7 @@ def arbiter_required(view):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not event.is_arbiter(request.user):
-            raise PermissionDenied("You are not an arbiter of this event.")
+            raise PermissionDenied(_("You are not an arbiter of this event."))
         request.event = event
         return view(request, event, *args, **kwargs)
 

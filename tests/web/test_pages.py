@@ -41,12 +41,17 @@ def run_from_pages(client, event, rng):
 
 
 def create_from_pages(client, name, players, system, rounds):
-    response = client.post(reverse("event_create"), {
-        "name": name, "rounds_planned": rounds, "pairing_system": system,
-        "rules_profile": "mso", "time_control": "600", "bye_vp": "1", "absence_vp": "0",
-        "first_mover": "first", "pairing_order": "rating", "token_grace_minutes": 60, "publish_pairings": "on",
-        "publish_standings": "on", "tiebreak_order": "", "print_language": "en",
-    })
+    """The new-event form as served (its defaults), with the name, system and rounds set."""
+    form = client.get(reverse("event_create")).context["form"]
+    data = {}
+    for field_name in form.fields:
+        value = form[field_name].value()
+        if value is True:
+            data[field_name] = "on"
+        elif value not in (None, False):
+            data[field_name] = value
+    data.update(name=name, pairing_system=system, rounds_planned=rounds)
+    response = client.post(reverse("event_create"), data)
     assert response.status_code == 302, response.content[:2000]
     event = Event.objects.get(name=name)
     for index in range(players):

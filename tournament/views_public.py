@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
@@ -134,9 +135,9 @@ def _name_rows(event, round_) -> list[dict]:
                          "plays": ""})
             continue
         rows.append({"name": board.first.name, "board": board.number,
-                     "opponent": board.second.name, "plays": _("first")})
+                     "opponent": board.second.name, "plays": pgettext("plays first", "first")})
         rows.append({"name": board.second.name, "board": board.number,
-                     "opponent": board.first.name, "plays": _("second")})
+                     "opponent": board.first.name, "plays": pgettext("plays second", "second")})
     return sorted(rows, key=lambda r: r["name"].casefold())
 
 

@@ -7,6 +7,7 @@ large type (ux.md); the first follows the board order the pairing engine produce
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.platypus import Spacer, Table
 
@@ -64,7 +65,8 @@ def _by_name(doc: PairingsDoc, inner: float) -> Table:
         else:
             board = str(line.board)
             opponent = fit(line.opponent or "", SANS, size, opp_w - 6)
-            plays = _("first") if line.first else _("second")
+            plays = (pgettext("plays first", "first") if line.first
+                     else pgettext("plays second", "second"))
         rows.append([fit(line.name, BOLD, size, name_w - 6),
                      fit(line.club, SANS, size - 2, club_w - 6), board, opponent, plays])
     extra = [

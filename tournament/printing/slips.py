@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from io import BytesIO
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
@@ -60,7 +61,8 @@ def _slip(c: Canvas, sheet: BoardSheet, top: float, height: float, width: float)
     centred(c, _("Lowest"), xs[7], xs[8], ys[0], ys[1], font=BOLD, size=7)
     centred(c, _("VP"), xs[8], xs[9], ys[0], ys[1], font=BOLD, size=8)
     for row, (seat, player, role) in enumerate(
-        (("A", sheet.first, _("first")), ("B", sheet.second, _("second")))
+        (("A", sheet.first, pgettext("plays first", "first")),
+         ("B", sheet.second, pgettext("plays second", "second")))
     ):
         left_text(c, f"{seat} ({role}) {player.name}", xs[0], xs[1], ys[row + 1], ys[row + 2],
                   size=9.5)

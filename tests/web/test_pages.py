@@ -48,7 +48,7 @@ def create_from_pages(client, name, players, system, rounds):
         value = form[field_name].value()
         if value is True:
             data[field_name] = "on"
-        elif value not in (None, False):
+        elif value is not None and value is not False:
             data[field_name] = value
     data.update(name=name, pairing_system=system, rounds_planned=rounds)
     response = client.post(reverse("event_create"), data)

@@ -27,6 +27,8 @@ class EventForm(forms.ModelForm):
         label=_("Reason for changing the number of rounds"), required=False, max_length=300,
         help_text=_("Needed once round 1 is paired; kept in the event's history."),
     )
+    field_order = ["name", "start_date", "end_date", "venue", "pairing_system",
+                   "rounds_planned", "rounds_reason"]
 
     class Meta:
         model = Event

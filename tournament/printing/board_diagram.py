@@ -19,11 +19,6 @@ SQRT3 = math.sqrt(3)
 RADIUS = 5
 
 
-def board_extent(side: float, radius: int = RADIUS) -> tuple[float, float]:
-    """Width and height in points of the board (with its row letters) for hexes of ``side``."""
-    return ((2 * radius + 1) * SQRT3 + 3) * side, (3 * radius + 2) * side
-
-
 def side_for(width: float, height: float, radius: int = RADIUS) -> float:
     """The largest hex side that fits the board into ``width`` × ``height``."""
     return min(width / ((2 * radius + 1) * SQRT3 + 3), height / (3 * radius + 2))

@@ -49,7 +49,6 @@ STAND_IN = {SANS: HANGUL, BOLD: HANGUL_BOLD, MONO: HANGUL}
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 36.0
 HEADER_H = 46.0
-FOOTER_H = 22.0
 
 COLOURS = "RGBOYP"
 #: The same inks as the web pages (static/css/site.css), so screen and paper agree.

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -245,15 +245,8 @@ def event_info(event: Event) -> EventInfo:
 
 
 def board_path(board: Board) -> str:
-    """The board page (clock, log entry) that a scoresheet's QR code opens.
-
-    The route is named ``board_page`` (``b/<token>/``); while it is not registered (it lives
-    in another app that may not be installed) the same documented path is built by hand.
-    """
-    try:
-        return reverse("board_page", args=[board.token])
-    except NoReverseMatch:
-        return f"/b/{board.token}/"
+    """The board page (clock, log entry: ``clocks.urls``) that a scoresheet's QR code opens."""
+    return reverse("board_page", args=[board.token])
 
 
 def find_round(event: Event, number: int | str | None) -> Round:

@@ -6,11 +6,17 @@ database's work on them. These statements are built once per database vendor fro
 metadata and run through Django's cursor, so they use the same connection, transaction and
 column adaptation (``get_db_prep_save``: JSON, datetimes) as the ORM. Everything else about
 clocks keeps using the ORM.
+
+``SQL`` off (``CLOCK_PRESS_SQL=0`` in the environment) makes ``lock`` and ``save`` run the
+equivalent ORM queries instead. It exists for two readers only: ``bench_clocks``, so that the
+gain of this module can be measured on the same run (docs/benchmarks.md), and the test that
+both ways write identical rows. Deployments leave it on.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from typing import Any
 
@@ -19,6 +25,8 @@ from django.db import connection
 from clocks.models import Clock, ClockLogEntry
 
 _UPDATED = ("state", "version", "deadline_ms", "updated_at")
+
+SQL = os.environ.get("CLOCK_PRESS_SQL", "1") != "0"
 
 
 def _q(name: str) -> str:
@@ -66,6 +74,8 @@ def lock(board_id: int) -> Clock | None:
     carries ``pk``, ``board_id`` and ``state`` only: enough for the services, which save it with
     ``save`` below.
     """
+    if not SQL:
+        return Clock.objects.select_for_update().filter(board_id=board_id).first()
     for_update = connection.features.has_select_for_update
     with connection.cursor() as cursor:
         cursor.execute(_select_sql(connection.vendor, for_update), [board_id])
@@ -79,6 +89,10 @@ def lock(board_id: int) -> Clock | None:
 def save(clock: Clock, entries: list[ClockLogEntry]) -> None:
     """Write the clock's stored fields (``Clock.store`` set them) and append the log entries
     (at least one: an unchanged clock is not saved)."""
+    if not SQL:
+        clock.save(update_fields=_UPDATED)
+        ClockLogEntry.objects.bulk_create(entries)
+        return
     fields = [Clock._meta.get_field(f) for f in _UPDATED]
     params: list[Any] = [f.get_db_prep_save(f.pre_save(clock, False), connection)
                          for f in fields]

@@ -11,11 +11,8 @@ from django.db import connections
 from django.test import Client
 
 from clocks import services
-from clocks.management.commands.bench_clocks import (
-    AsgiServer,
-    create_clock_event,
-    wait_for_other_sessions_to_end,
-)
+from clocks.benchsupport import AsgiServer, create_clock_event
+from tests.clocks.servers import wait_for_other_sessions_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from clocks import access
-from clocks.management.commands.bench_clocks import create_clock_event
+from clocks.benchsupport import create_clock_event
 from tournament.models import Round
 from tournament.tokens import TokenRefused, reissue_token, revoke_token
 

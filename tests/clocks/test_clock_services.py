@@ -11,8 +11,8 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 
 from clocks import flagtimer, services
+from clocks.benchsupport import create_clock_event
 from clocks.clock import IgnoredReason, Side, Status
-from clocks.management.commands.bench_clocks import create_clock_event
 from clocks.models import Clock, ClockLogEntry
 from tournament.models import Board
 

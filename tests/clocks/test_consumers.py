@@ -9,7 +9,7 @@ from django.db import connections
 from django.test import Client
 
 from clocks import services
-from clocks.management.commands.bench_clocks import create_clock_event
+from clocks.benchsupport import create_clock_event
 from clocks.models import Clock
 from tournament.asgi import application
 from tournament.tokens import revoke_token

@@ -10,8 +10,8 @@ sending a press to its snapshot arriving at each player and spectator of the boa
 p99, max), deliveries lost, how stale the hall views get, and the servers' CPU. The last lines
 are ``p50_ms: X``, ``p99_ms: X`` and ``lost: N`` for scripts.
 
-Only 127.0.0.1 is ever contacted. The helpers ``create_clock_event`` and ``AsgiServer`` are
-shared with the live-server tests.
+Only 127.0.0.1 is ever contacted. The event and the server processes come from
+``clocks/benchsupport.py``, which the live-server tests reuse.
 """
 
 from __future__ import annotations
@@ -21,131 +21,17 @@ import contextlib
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 from urllib.parse import urlparse
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from tournament import services as event_services
+from clocks.benchsupport import AsgiServer, create_clock_event
 from tournament.models import Round
-
-BASE_DIR = Path(__file__).resolve().parents[3]
-
-
-@transaction.atomic
-def create_clock_event(boards: int, *, arbiter=None, slug: str | None = None,
-                       time_control: str = "600", name: str = "Clock test") -> Round:
-    """An event with ``boards`` games in one published round, made through the event services."""
-    event = event_services.create_event(name=name, slug=slug, arbiter=arbiter,
-                                        time_control=time_control, rounds_planned=1)
-    players = [event_services.add_player(event, name=f"Player {n:04d}")
-               for n in range(1, 2 * boards + 1)]
-    round_ = event_services.start_manual_round(event, reason="clock benchmark")
-    for number in range(1, boards + 1):
-        first, second = players[2 * number - 2], players[2 * number - 1]
-        event_services.edit_pairing(round_, first_id=first.pk, second_id=second.pk,
-                                    board_number=number, reason="clock benchmark")
-    return event_services.publish_round(round_)
-
-
-# --- server processes ---------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def database_url(db: dict) -> str:
-    """A ``DATABASE_URL`` for the database ``db`` (a ``DATABASES`` entry) names."""
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    user = db.get("USER") or "postgres"
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
-
-
-class AsgiServer:
-    """A daphne (or flag timer) subprocess on this process's database and channel layer."""
-
-    def __init__(self, *, port: int | None = None, flag_timer: bool = False,
-                 command: list[str] | None = None, extra_env: dict | None = None) -> None:
-        self.port = port if port is not None else free_port()
-        env = {**os.environ, "DATABASE_URL": database_url(settings.DATABASES["default"]),
-               "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE",
-                                                        settings.SETTINGS_MODULE),
-               "FLAG_TIMER": "on" if flag_timer else "off", **(extra_env or {})}
-        env.setdefault("SECRET_KEY", settings.SECRET_KEY)
-        self.command = command or [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
-                                   "-p", str(self.port), "tournament.asgi:application"]
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the process's life)
-        self.process = subprocess.Popen(self.command, cwd=BASE_DIR, env=env,
-                                        stdout=subprocess.DEVNULL, stderr=self.log)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def wait_listening(self, timeout: float = 30) -> AsgiServer:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_tail()}")
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return self
-            time.sleep(0.1)
-        raise RuntimeError(f"server on port {self.port} did not start within {timeout} s")
-
-    def log_tail(self, size: int = 3000) -> str:
-        """The end of the process's stderr (its log)."""
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")[-size:]
-
-    def cpu_seconds(self) -> float:
-        """User + system CPU time of the process so far (Linux /proc)."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.log.close()
-
-
-def wait_for_other_sessions_to_end(timeout: float = 10) -> None:
-    """After stopping servers: PostgreSQL ends their sessions a moment later, and a test
-    database cannot be dropped before (SQLite has no sessions to wait for)."""
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        return
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                           "current_database() AND pid <> pg_backend_pid()")
-            if cursor.fetchone()[0] == 0:
-                return
-        time.sleep(0.1)
 
 
 def arbiter_cookie(slug: str) -> tuple[str, object]:
@@ -317,7 +203,7 @@ class Command(BaseCommand):
                 raise CommandError(f"only servers on 127.0.0.1 may be benchmarked, not {url}")
         if not urls and o["workers"] > 1 and not os.environ.get("REDIS_URL"):
             raise CommandError("several workers need REDIS_URL (a shared channel layer)")
-        from clocks import services
+        from clocks import rows, services
 
         slug = f"bench-{int(time.time())}"
         cookie, user = arbiter_cookie(slug)
@@ -334,7 +220,8 @@ class Command(BaseCommand):
             urls = urls or [s.url for s in servers]
             self.stdout.write(f"servers: {', '.join(urls)}; database "
                               f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[1]}; "
-                              f"layer {settings.CHANNEL_LAYERS['default']['BACKEND']}")
+                              f"layer {settings.CHANNEL_LAYERS['default']['BACKEND']}; "
+                              f"press path {'SQL' if rows.SQL else 'ORM'}")
             cpu_before = [s.cpu_seconds() for s in servers]
             load = Load(urls, boards, round_.pk, o["spectators"], o["halls"], cookie,
                         (o["min_gap"], o["max_gap"]))

@@ -157,11 +157,14 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
                 "message": services.ignored_message(outcome.ignored), "clock": outcome.snapshot,
             })
 
-    async def arbiter_command(self, content: dict) -> None:
+    async def arbiter_command(self, board: Board, content: dict) -> None:
+        """Carry out an arbiter command on ``board``, given per call rather than read from
+        ``self``: the hall socket serves every board of its round and names one per message,
+        so it keeps no "current board" that a later message would have to overwrite."""
         if not self.is_arbiter:
             raise BadMessage(_("Only an arbiter of this event may do that."))
         outcome = await database_sync_to_async(run_arbiter_command)(
-            self.board, content, self.scope["user"])
+            board, content, self.scope["user"])
         await self.reply(outcome)
 
 
@@ -176,7 +179,7 @@ class BoardSocket(ClockSocket):
             side, number = _side(content), _int(content, "press")
             return await self.reply(await database_sync_to_async(self._press)(side, number))
         if kind in ARBITER_COMMANDS:
-            return await self.arbiter_command(content)
+            return await self.arbiter_command(self.board, content)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
     def _press(self, side: str, number: int) -> services.Outcome:
@@ -306,8 +309,8 @@ class HallConsumer(ClockSocket):
                 self.round, who=user.get_username(), user=user)
             return await self.send_json({"type": "done", "action": kind, "count": count})
         if kind in ARBITER_COMMANDS:
-            self.board = await database_sync_to_async(self._board)(_int(content, "board"))
-            return await self.arbiter_command(content)
+            board = await database_sync_to_async(self._board)(_int(content, "board"))
+            return await self.arbiter_command(board, content)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
     def _board(self, board_id: int) -> Board:

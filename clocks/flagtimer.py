@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from contextvars import ContextVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -139,13 +140,11 @@ class _InProcess:
                 await task
 
 
-_timer = _InProcess()
-
-
-def ensure_started() -> None:
-    """Start the in-process timer in the running event loop (once), unless FLAG_TIMER is off."""
-    if enabled():
-        _timer.start()
+#: The embedded timer of the ASGI call being handled, set by the middleware around each call
+#: (see ``services.server_loop`` for why a context variable and not a module-level instance):
+#: changes made by the call, in whatever worker thread, wake the timer of their own server, and
+#: code outside any server (commands, the separate timer, tests) finds none and wakes nothing.
+current: ContextVar[_InProcess | None] = ContextVar("clock_flag_timer", default=None)
 
 
 def notify(deadline: int | None = None) -> None:
@@ -154,34 +153,48 @@ def notify(deadline: int | None = None) -> None:
     Safe from any thread and a no-op where no in-process timer runs (the separate timer
     process polls instead).
     """
-    _timer.notify(deadline)
-
-
-async def stop() -> None:
-    await _timer.stop()
+    timer = current.get()
+    if timer is not None:
+        timer.notify(deadline)
 
 
 class FlagTimerMiddleware:
-    """ASGI wrapper owning the embedded flag timer (see the module docstring); it also tells
-    the services which event loop serves this process (``services.publish``)."""
+    """ASGI wrapper owning the embedded flag timer (see the module docstring).
+
+    The timer belongs to the wrapper (one per application, so one per server process), not to
+    the module. Around each call the wrapper makes the timer and the server's event loop known
+    to what the call runs (``current`` and ``services.server_loop``), instead of rebinding
+    module globals on every call.
+    """
 
     def __init__(self, app) -> None:
         self.app = app
+        self.timer = _InProcess()
 
     async def __call__(self, scope, receive, send):
-        services.bind_server_loop(asyncio.get_running_loop())
-        if scope["type"] == "lifespan":
-            return await self._lifespan(receive, send)
-        ensure_started()
-        return await self.app(scope, receive, send)
+        loop_token = services.server_loop.set(asyncio.get_running_loop())
+        timer_token = current.set(self.timer)
+        try:
+            if scope["type"] == "lifespan":
+                return await self._lifespan(receive, send)
+            self.ensure_started()
+            return await self.app(scope, receive, send)
+        finally:
+            current.reset(timer_token)
+            services.server_loop.reset(loop_token)
+
+    def ensure_started(self) -> None:
+        """Start the timer in the running event loop (once), unless FLAG_TIMER is off."""
+        if enabled():
+            self.timer.start()
 
     async def _lifespan(self, receive, send) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                ensure_started()
+                self.ensure_started()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                await stop()
+                await self.timer.stop()
                 await send({"type": "lifespan.shutdown.complete"})
                 return

@@ -16,6 +16,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -239,13 +240,14 @@ def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
     transaction.on_commit(lambda: publish(messages), robust=True)
 
 
-_server_loop: asyncio.AbstractEventLoop | None = None
-
-
-def bind_server_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """Remember the ASGI server's event loop (called from inside it by the ASGI wrapper)."""
-    global _server_loop
-    _server_loop = loop
+#: The event loop of the ASGI server handling the current call, set by
+#: ``flagtimer.FlagTimerMiddleware`` around each call. A context variable, not a module global
+#: rebound on every call: it follows the call into the worker threads of
+#: ``database_sync_to_async`` (asgiref runs them in a copy of the caller's context) and into the
+#: tasks the call starts (the embedded flag timer), and it is unset everywhere else (commands,
+#: the separate flag timer, synchronous tests), so no loop outlives the call that set it.
+server_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("clock_server_loop",
+                                                                       default=None)
 
 
 def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
@@ -262,7 +264,7 @@ def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
     messages = list(messages)
     layer = get_channel_layer()
     if layer is not None and messages:
-        loop = _server_loop
+        loop = server_loop.get()
         if loop is not None and loop.is_running() and not _in_loop(loop):
             future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
             future.add_done_callback(_log_failure)

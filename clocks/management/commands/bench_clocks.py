@@ -258,6 +258,9 @@ class Command(BaseCommand):
             w("server CPU: " + ", ".join(f"worker {i + 1} {c / wall * 100:.0f}%"
                                         for i, c in enumerate(cpu))
               + f" of one core over {wall:.0f} s")
+            # CPU time barely depends on what else runs on the cores, unlike the latencies
+            w(f"server CPU per accepted press: "
+              f"{sum(cpu) / max(1, result['accepted']) * 1000:.1f} ms")
         # the load runs on the same cores: a saturated client would inflate the latencies
         w(f"benchmark client CPU: {client_cpu / wall * 100:.0f}% of one core")
         if load.errors:

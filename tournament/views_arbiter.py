@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournament import services, tokens
@@ -134,7 +135,8 @@ def players_import(request, event):
         except services.ServiceError as exc:
             _fail(request, exc)
         else:
-            messages.success(request, _("%(n)d players imported.") % {"n": len(added)})
+            messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.",
+                                               len(added)) % {"n": len(added)})
     else:
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))

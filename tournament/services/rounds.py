@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import autobackup, board_attachments, pairing_bridge
 from tournament import pairing as core
@@ -65,7 +66,8 @@ def close_round(round_: Round) -> Round:
     missing = missing_results(round_)
     if missing:
         raise ServiceError(
-            _("Round %(n)d still has %(count)d boards without a result.")
+            ngettext("Round %(n)d still has %(count)d board without a result.",
+                     "Round %(n)d still has %(count)d boards without a result.", len(missing))
             % {"n": round_.number, "count": len(missing)}
         )
     round_.status = Round.Status.CLOSED
@@ -126,8 +128,10 @@ def _check_ready_to_pair(event: Event, number: int) -> None:
         missing = missing_results(previous)
         if missing:
             raise ServiceError(
-                _("Round %(n)d still has %(count)d boards without a result: enter them before "
-                  "pairing round %(next)d.")
+                ngettext("Round %(n)d still has %(count)d board without a result: enter it "
+                         "before pairing round %(next)d.",
+                         "Round %(n)d still has %(count)d boards without a result: enter them "
+                         "before pairing round %(next)d.", len(missing))
                 % {"n": previous.number, "count": len(missing), "next": number}
             )
     if event.pairing_system == Event.PairingSystem.ROUND_ROBIN and event.players.filter(

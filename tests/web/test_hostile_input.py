@@ -262,3 +262,12 @@ def test_the_admin_applies_the_same_limits(client, event, django_user_model):
         assert page.status_code == 200
         assert says in " ".join(page.context["adminform"].form.errors["name"])
     assert event.players.filter(name="Ada").exists()
+
+
+@pytest.mark.parametrize("name", ["\x00", "Ada\x00", "NUL\x00in the middle"])
+def test_a_nul_in_a_name_is_refused_before_any_query_sees_it(event, name):
+    """PostgreSQL refuses NUL even in a lookup: the check must come first."""
+    with pytest.raises(services.ServiceError, match="name"):
+        services.import_players(event, f"name\n{name}\n")
+    with pytest.raises(services.ServiceError, match="name"):
+        services.update_player(event.players.first(), name=name)

@@ -52,16 +52,17 @@ def add_player(event: Event, *, name: str, club: str = "", country: str = "",
     name = " ".join(name.split())
     if not name:
         raise ServiceError(_("A player needs a name."))
-    if event.players.filter(name__iexact=name).exists():
-        raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
     joined = _current_round_number(event) + 1
     if joined > 1 and event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
         raise ServiceError(_("A round robin cannot take late entries: its table was fixed when "
                              "round 1 was paired."))
+    # Checked before any query uses the name: PostgreSQL refuses a NUL even in a lookup.
     player = checked(Player(
         event=event, name=name, club=club.strip(), country=country.strip(), rating=rating,
         seed=_next_seed(event), joined_round=joined,
     ))
+    if event.players.filter(name__iexact=name).exists():
+        raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
     player.save()
     return player
 
@@ -232,10 +233,10 @@ def update_player(player: Player, *, name: str, club: str = "", country: str = "
                   rating: int | None = None) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     name = " ".join(name.split())
+    player.name, player.club, player.country, player.rating = name, club, country, rating
+    checked(player)
     clash = player.event.players.filter(name__iexact=name).exclude(pk=player.pk).exists()
     if clash:
         raise ServiceError(_("There is already a player called %(name)s.") % {"name": name})
-    player.name, player.club, player.country, player.rating = name, club, country, rating
-    checked(player)
     player.save()
     return player

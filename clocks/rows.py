@@ -90,7 +90,7 @@ def save(clock: Clock, entries: list[ClockLogEntry]) -> None:
     """Write the clock's stored fields (``Clock.store`` set them) and append the log entries
     (at least one: an unchanged clock is not saved)."""
     if not SQL:
-        clock.save(update_fields=_UPDATED)
+        clock.save()
         ClockLogEntry.objects.bulk_create(entries)
         return
     fields = [Clock._meta.get_field(f) for f in _UPDATED]

@@ -9,8 +9,9 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
-from clocks import flagtimer, services
+from clocks import flagtimer, rows, services
 from clocks.benchsupport import create_clock_event
 from clocks.clock import IgnoredReason, Side, Status
 from clocks.models import Clock, ClockLogEntry
@@ -237,3 +238,53 @@ def test_sleep_follows_the_next_deadline_within_the_poll_interval():
     assert flagtimer.sleep_seconds(250, 0) == 0.25
     assert flagtimer.sleep_seconds(10_000, 0) == flagtimer.POLL_S
     assert flagtimer.sleep_seconds(-5, 0) == flagtimer.MIN_SLEEP_S
+
+
+def a_game(arbiter) -> list:
+    """(ms to wait, command) for every kind of write of the single-board path: a first lock that
+    creates the row, presses, an ignored press (no write), an adjustment with a user, a pause,
+    a flag stored together with the arbiter's next command (two log rows in one save), a finish.
+    """
+    by = {"who": arbiter.username, "user": arbiter}
+    return [
+        (0, lambda b: services.start(b, **by)),
+        (4_000, lambda b: services.press(b, "A", 0, who="player A")),
+        (5_000, lambda b: services.press(b, "B", 1, who="player B")),
+        (6_000, lambda b: services.press(b, "A", 2, who="player A")),
+        (50, lambda b: services.press(b, "A", 2, who="player A")),  # stale: nothing written
+        (0, lambda b: services.adjust(b, "A", "add", 30_000, reason="noise", **by)),
+        (2_000, lambda b: services.pause(b, **by)),
+        (0, lambda b: services.resume(b, **by)),
+        (700_000, lambda b: services.adjust(b, "B", "add", 60_000, reason="flag in error",
+                                            turn="B", **by)),  # B flagged meanwhile
+        (1_000, lambda b: services.finish(b, "arbiter", reason="adjourned", **by)),
+    ]
+
+
+def written(board) -> tuple:
+    clock = Clock.objects.get(board=board)
+    log = list(ClockLogEntry.objects.filter(clock=clock).order_by("pk").values_list(
+        "action", "who", "user", "server_ms", "version", "state_before", "state_after", "detail"))
+    return (clock.state, clock.version, clock.deadline_ms), log
+
+
+def test_the_sql_press_path_writes_the_same_rows_as_the_orm(round_, arbiter, clock_time,
+                                                            monkeypatch):
+    """clocks/rows.py's statements against the ORM (``rows.SQL``): each command of a game, at
+    the same time on two boards of one event, must leave the same clock row and log entries,
+    timestamps set by both."""
+    sql_board, orm_board = round_.boards.get(number=1), round_.boards.get(number=2)
+    for wait, command in a_game(arbiter):
+        clock_time.advance(wait)
+        last_command_at = timezone.now()
+        for board, sql in ((sql_board, True), (orm_board, False)):
+            monkeypatch.setattr(rows, "SQL", sql)
+            command(board)
+        assert written(sql_board) == written(orm_board)
+    assert [entry[0] for entry in written(sql_board)[1]] == [
+        "start", "press", "press", "press", "adjust", "pause", "resume", "flag", "adjust",
+        "finish"]
+    for board in (sql_board, orm_board):
+        clock = Clock.objects.get(board=board)
+        assert clock.updated_at >= last_command_at
+        assert clock.log_entries.last().created_at >= last_command_at

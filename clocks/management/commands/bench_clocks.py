@@ -34,6 +34,12 @@ from clocks.benchsupport import AsgiServer, create_clock_event
 from tournament.models import Round
 
 
+def delete_event(round_: Round) -> None:
+    with transaction.atomic():  # boards protect their players: rounds go first
+        Round.objects.filter(event_id=round_.event_id).delete()
+        round_.event.delete()
+
+
 def arbiter_cookie(slug: str) -> tuple[str, object]:
     """A session cookie of an arbiter of the event (a user made for the benchmark)."""
     from django.contrib.auth import get_user_model
@@ -191,8 +197,15 @@ class Command(BaseCommand):
         parser.add_argument("--min-gap", type=float, default=2.0)
         parser.add_argument("--max-gap", type=float, default=6.0)
         parser.add_argument("--keep", action="store_true", help="keep the benchmark event")
+        parser.add_argument("--press-path", type=int, default=0, metavar="GAMES",
+                            help="instead of the socket load: time GAMES games of --presses "
+                                 "presses in this process through each press path "
+                                 "(clocks/rows.py's SQL, the ORM), alternating")
+        parser.add_argument("--presses", type=int, default=100)
 
     def handle(self, *args, **o):
+        if o["press_path"]:
+            return self.press_path(o["press_path"], o["presses"])
         try:
             import websockets  # noqa: F401
         except ImportError as error:
@@ -236,10 +249,41 @@ class Command(BaseCommand):
             for server in [*servers, *([timer] if timer else [])]:
                 server.stop()
             if not o["keep"]:
-                with transaction.atomic():  # boards protect their players: rounds go first
-                    Round.objects.filter(event_id=round_.event_id).delete()
-                    round_.event.delete()
+                delete_event(round_)
         self.report(load, result, cpu, wall, client_cpu)
+
+    def press_path(self, games: int, presses: int) -> None:
+        """The press path alone: ``services.press`` (lock, core, save, log, publish) timed in
+        this process, CPU and wall per press, through rows.py's statements and through the ORM
+        (``rows.SQL``), game by game on fresh boards, the order alternating. CPU time is the
+        figure that another load on the same cores disturbs least."""
+        from clocks import rows, services
+
+        round_ = create_clock_event(2 * games, slug=f"bench-path-{int(time.time())}",
+                                    time_control="3600", name="Clock benchmark")
+        services.start_round(round_, who="bench")
+        boards = list(round_.boards.all())
+        timings: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+        saved = rows.SQL
+        try:
+            for game in range(games):
+                for sql in (True, False) if game % 2 == 0 else (False, True):
+                    rows.SQL = sql
+                    board = boards.pop()
+                    cpu, wall = time.process_time(), time.perf_counter()
+                    for number in range(presses):
+                        services.press(board, "AB"[number % 2], number, who="bench")
+                    timings[sql].append(((time.process_time() - cpu) / presses * 1000,
+                                         (time.perf_counter() - wall) / presses * 1000))
+        finally:
+            rows.SQL = saved
+            delete_event(round_)
+        for sql, label in ((True, "SQL (clocks/rows.py)"), (False, "ORM")):
+            cpu = statistics.median(c for c, _w in timings[sql])
+            wall = statistics.median(w for _c, w in timings[sql])
+            self.stdout.write(f"{label}: median per press over {games} games of {presses}: "
+                              f"CPU {cpu:.2f} ms, wall {wall:.2f} ms")
+        self.stdout.write(f"load average: {os.getloadavg()[0]:.1f}")
 
     def report(self, load: Load, result: dict, cpu: list[float], wall: float,
                client_cpu: float) -> None:

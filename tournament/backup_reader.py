@@ -174,7 +174,8 @@ class _Reader:
             self.check(event, "event")
         except (TypeError, ValueError) as exc:  # a value of the wrong type for its field
             self.problem("event", str(exc))
-        if Event.objects.filter(slug=event.slug).exists():
+        slug_ok = not any(p.startswith("event.slug") for p in self.found)
+        if slug_ok and Event.objects.filter(slug=event.slug).exists():
             self.problem("event.slug", f"an event with the short name {event.slug!r} already "
                                        "exists; choose another")
         return event

@@ -87,7 +87,8 @@ def _export(request, table, name):
 def event_home(request, slug):
     event = _event(request, slug)
     rounds = list(_visible_rounds(request, event))
-    query = request.GET.get("q", "").strip()
+    # Control characters cannot be in a name (and PostgreSQL refuses NUL even in a search).
+    query = "".join(c for c in request.GET.get("q", "") if c.isprintable()).strip()[:100]
     found = []
     current = rounds[-1] if rounds else None
     if query and current is not None:

@@ -271,3 +271,10 @@ def test_a_nul_in_a_name_is_refused_before_any_query_sees_it(event, name):
         services.import_players(event, f"name\n{name}\n")
     with pytest.raises(services.ServiceError, match="name"):
         services.update_player(event.players.first(), name=name)
+
+
+def test_control_characters_in_a_search_or_a_slug_are_harmless(client, event, good_backup):
+    page = client.get(reverse("event_home", args=[event.slug]), {"q": "A\x00d\x1b"})
+    assert page.status_code == 200
+    with pytest.raises(backup.BackupError, match="event.slug"):
+        backup.import_event(good_backup, slug="bad\x00slug")

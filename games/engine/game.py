@@ -12,6 +12,16 @@ game-rules.md section 7: after a seat's last placement of a turn its rack is ref
 short *window* stays open in which the same seat may still ``swap`` (the refill is undone, six
 new tiles are drawn, then the shown rack goes back: game-rules.md section 3 step 5) or ``flag``
 (it never pressed its clock: the refill is undone).
+
+Who owns what, and why. For speed (a placement costs a few microseconds; verifying a record
+replays about forty) the state is plain lists of ints indexed by seat, side, cell, colour or
+tile kind, and each list has exactly one owner that reads and writes it: :class:`Game` the
+score tracks, turn order, bonus plays and the end (its ``_`` attributes); :class:`~.position.
+Position` the board; :class:`~.racks.Racks` the racks and bag. :meth:`Game.place_indices` is
+the hot path through all three. Everything else (:func:`~.result.summarize`, the replay loop
+in verify.py, the random game generator, the benchmark) uses the documented interface below:
+``place_indices``, ``seat_index``, ``sides``, ``snapshot``, ``position``, ``first_round``,
+``track`` and ``has_stopped``, besides the public actions and properties.
 """
 
 from __future__ import annotations
@@ -19,12 +29,15 @@ from __future__ import annotations
 from .board import COLOURS, Board
 from .errors import IllegalActionError, NotationError
 from .position import Position
-from .racks import RACK_SIZE, Racks
-from .result import VerifiedGame, summarize
+from .racks import Racks
+from .result import Snapshot, VerifiedGame, summarize
 from .rules import ONE_PER_COLOUR, Profile, get_profile
 from .tiles import KIND_OF, Placement, Tile, TileSet, get_tile_set, swap_refused_by_bag
 
-__all__ = ["Game"]
+__all__ = ["Gains", "Game"]
+
+#: What a placement moved, in claim format: (colour letter, points) in colour order, no zeros.
+Gains = tuple[tuple[str, int], ...]
 
 _SEATS = "ABCD"
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
@@ -65,23 +78,11 @@ class Game:
         self.partnership = partnership
         self.seats = _SEATS[:players]
         self._pos = Position(self.board, self.profile)
+        self._racks = Racks(self.tile_set, players)
         self._side = [s % 2 for s in range(players)] if partnership else list(range(players))
         self._tracks = [[0] * 6 for _ in range(2 if partnership else players)]
         self._cap = 36 if partnership else 18
         self._per_colour = self.profile.bonus == ONE_PER_COLOUR
-        self._racks = racks = Racks(self.tile_set, players)
-        # the hot path uses the rack lists directly
-        self._set_counts, self._placed, self._known_total = (
-            racks.set_counts,
-            racks.placed,
-            racks.known_total,
-        )
-        self._known, self._rack, self._unknown, self._pending = (
-            racks.known,
-            racks.size,
-            racks.unknown,
-            racks.pending,
-        )
         self._placed_by = [0] * players
         self._flagged = [False] * players
         self._resigned = [False] * players
@@ -94,8 +95,8 @@ class Game:
         self._open_swapped = False
         self.end = ""
         self._winner_side = -1
-        self._resigned_side = -1
         self.placements = self.bonus_plays = self.swaps = 0
+        # the levels now, one tuple per side: history entries share them until a track moves
         self._snap = tuple(map(tuple, self._tracks))
         self._history: list[tuple[tuple[int, ...], ...]] = []
         self._advance(players - 1)
@@ -116,6 +117,12 @@ class Game:
         return self._in_bonus
 
     @property
+    def first_round(self) -> bool:
+        """Whether the seat to move has yet to place its first tile (a profile's first-round
+        rule then applies instead of its placement rule)."""
+        return self._placed_by[self._cur] == 0
+
+    @property
     def swap_window(self) -> str | None:
         """The seat that may still swap now (right after its turn's last placement), if any."""
         if self._open < 0 or self._open_swapped or self.end:
@@ -131,6 +138,11 @@ class Game:
         }
 
     @property
+    def sides(self) -> int:
+        """How many sides score: the players, or two in a partnership game."""
+        return len(self._tracks)
+
+    @property
     def history(self) -> list[tuple[tuple[int, ...], ...]]:
         """Per action so far: the six track levels of each side (seat, or team 0 = A+C)."""
         return list(self._history)
@@ -139,14 +151,39 @@ class Game:
     def bag_size(self) -> int:
         return self._racks.bag
 
+    @property
+    def position(self) -> Position:
+        """The board as it stands, for move generators and tests: read it, never change it
+        (only :meth:`place_indices` does, keeping the game's counters in step)."""
+        return self._pos
+
     def rack_size(self, seat: str) -> int:
-        return self._rack[self._seat(seat)]
+        return self._racks.size[self.seat_index(seat)]
+
+    def track(self, seat: str) -> tuple[int, ...]:
+        """The seat's six track levels in colour order R G B O Y P (its side's, partners)."""
+        return tuple(self._tracks[self._side[self.seat_index(seat)]])
 
     def lowest_colours(self, seat: str) -> str:
         """The colour letters tied for the seat's lowest track level."""
-        track = self._tracks[self._side[self._seat(seat)]]
+        track = self.track(seat)
         low = min(track)
         return "".join(c for c, v in zip(COLOURS, track, strict=True) if v == low)
+
+    def has_stopped(self, seat: str) -> bool:
+        """Whether the seat has flagged or resigned (it takes no further turns)."""
+        return self._out[self.seat_index(seat)]
+
+    def seat_index(self, seat: str) -> int:
+        """The seat's index (A is 0) for :meth:`place_indices`; raises for a seat not playing."""
+        i = _SEATS.find(seat) if isinstance(seat, str) and len(seat) == 1 else -1
+        if not 0 <= i < self.players:
+            raise IllegalActionError(
+                f"seat '{seat}' does not play in this {self.players}-player game "
+                f"(seats {', '.join(self.seats)})",
+                token=str(seat),
+            )
+        return i
 
     def legal_placements(self, tile: Tile | str) -> list[Placement]:
         """Every placement of ``tile`` the seat to move may make now (both ways round)."""
@@ -157,11 +194,22 @@ class Game:
         names = self.board.names
         first, second = tile.first, tile.second
         result = []
-        for a, b in self._pos.allowed_pairs(self._placed_by[self._cur] == 0):
+        for a, b in self._pos.allowed_pairs(self.first_round):
             result.append(Placement(names[a], first, names[b], second))
             if first != second:
                 result.append(Placement(names[a], second, names[b], first))
         return result
+
+    def snapshot(self) -> Snapshot:
+        """Copies of the tracks, seat sides, flags, resignations and history, for results."""
+        return Snapshot(
+            side=tuple(self._side),
+            tracks=tuple(map(tuple, self._tracks)),
+            flagged=tuple(self._flagged),
+            resigned=tuple(self._resigned),
+            winner_side=self._winner_side,
+            history=tuple(self._history),
+        )
 
     def summary(self) -> VerifiedGame:
         """The scores, levels, result (once over) and counts, as a plain value object."""
@@ -174,8 +222,8 @@ class Game:
             placement = Placement.parse(placement)
         board = self.board
         return dict(
-            self._place(
-                self._seat(seat),
+            self.place_indices(
+                self.seat_index(seat),
                 board.cell(placement.first),
                 _COLOUR_INDEX[placement.first_colour],
                 board.cell(placement.second),
@@ -183,110 +231,61 @@ class Game:
             )
         )
 
-    def _place(self, s: int, a: int, ca: int, b: int, cb: int) -> tuple[tuple[str, int], ...]:
-        """The hot path: cell and colour indices in, the moved tracks out (claim format)."""
+    def place_indices(self, s: int, a: int, ca: int, b: int, cb: int) -> Gains:
+        """:meth:`place` for the hot path (verify's replay loop, the benchmark): seat ``s``
+        puts colour ``ca`` on cell ``a`` and ``cb`` on ``b`` (indices, unchecked, as
+        :meth:`seat_index`, :attr:`Board.index` and ``COLOURS`` give them); returns the gains."""
         if s != self._cur or self.end:
             raise self._not_to_act(s, "place a tile")
-        pos = self._pos
+        pos, racks = self._pos, self._racks
         placed_by = self._placed_by
         first = placed_by[s] == 0
         kind = KIND_OF[ca * 6 + cb]
-        known = self._known[s]
-        from_known = known is not None and known[kind] > 0
-        unknown, placed = self._unknown, self._placed
-        if not from_known and (
-            unknown[s] == 0 or placed[kind] + self._known_total[kind] >= self._set_counts[kind]
-        ):
+        if not racks.take(s, kind):
             pos.check(a, b, first)  # a problem with the cells is reported first
-            raise self._racks.take_error(s, kind, self.seats[s])  # type: ignore[misc]
-        pa, pb = pos.play(a, ca, b, cb, first)
-        # -- from here on nothing can fail: mutate.
+            raise racks.take_error(s, kind, self.seats[s])
+        try:
+            pa, pb = pos.play(a, ca, b, cb, first)
+        except IllegalActionError:
+            racks.untake(s, kind)
+            raise
+        # -- the placement stands: from here on nothing can fail.
         self._open = -1
         if self._open_swapped:  # the game moves on: a swap's shown tiles are in the bag now
             self._open_swapped = False
-            self._racks.release()
-        if from_known:
-            known[kind] -= 1  # type: ignore[index]
-            self._known_total[kind] -= 1
-        else:
-            unknown[s] -= 1
-        placed[kind] += 1
-        rack, pending = self._rack, self._pending
-        rack[s] -= 1
-        pending[s] = 0
+            racks.release()
         placed_by[s] += 1
         self.placements += 1
         if self._in_bonus:
             self.bonus_plays += 1
             self._in_bonus = False
-        if ca == cb:
-            pa, pb = pa + pb, 0
         side = self._side[s]
         track = self._tracks[side]
-        cap = self._cap
-        earned = ga = gb = 0
-        if pa:
-            old = track[ca]
-            new = old + pa if old + pa < cap else cap
-            ga = new - old
-            if old < 18 <= new:
-                earned = 1
-            if old < 36 <= new:  # partnership tracks run to 36
-                earned += 1
-            track[ca] = new
-        if pb:
-            old = track[cb]
-            new = old + pb if old + pb < cap else cap
-            gb = new - old
-            if old < 18 <= new:
-                earned += 1
-            if old < 36 <= new:
-                earned += 1
-            track[cb] = new
-        if ga or gb:
-            # only this side's levels changed: reuse the other sides' snapshots
-            snap = self._snap
+        gains, earned = _climb(track, self._cap, ca, pa, cb, pb)
+        snap = self._snap
+        if gains:  # only this side's levels changed: reuse the other sides' snapshots
             if len(snap) == 2:
                 snap = (tuple(track), snap[1]) if side == 0 else (snap[0], tuple(track))
             else:
                 snap = (*snap[:side], tuple(track), *snap[side + 1 :])
             self._snap = snap
-            if not gb:
-                gains: tuple[tuple[str, int], ...] = (_GAIN[ca][ga],)
-            elif not ga:
-                gains = (_GAIN[cb][gb],)
-            elif ca < cb:
-                gains = (_GAIN[ca][ga], _GAIN[cb][gb])
-            else:
-                gains = (_GAIN[cb][gb], _GAIN[ca][ga])
-        else:
-            snap = self._snap
-            gains = ()
         self._history.append(snap)
         if earned:
-            if min(track) == cap:
+            if min(track) == self._cap:
                 self._winner_side = side
-                self._finish(f"all six colours at {cap}")
+                self._finish(f"all six colours at {self._cap}")
                 return gains
             self._bonus += earned if self._per_colour else 1
-        if self._bonus and rack[s] and pos.pairs:
+        size = racks.size
+        if self._bonus and size[s] and pos.pairs:
             self._bonus -= 1
             self._in_bonus = True
             return gains
         # end of the turn: refill now (a swap or a flag in the window undoes it), then pass on
         self._bonus = 0
-        racks = self._racks
-        bag = racks.bag
-        refill = RACK_SIZE - rack[s]
-        if refill > bag:
-            refill = bag
-        racks.bag = bag - refill
-        rack[s] += refill
-        unknown[s] += refill
-        pending[s] = refill
-        self._open, self._open_refill, self._open_swapped = s, refill, False
+        self._open, self._open_refill, self._open_swapped = s, racks.refill(s), False
         t = s + 1 if s + 1 < self.players else 0
-        if rack[t] and pos.pairs and not self._out[t] and (pos.free_first or placed_by[t]):
+        if size[t] and pos.pairs and not self._out[t] and (pos.free_first or placed_by[t]):
             self._cur = t
         else:
             self._advance(s)
@@ -294,7 +293,7 @@ class Game:
 
     def swap(self, seat: str, tiles: list[Tile] | tuple[Tile, ...]) -> None:
         """Swap the whole rack (shown as ``tiles``) after the seat's last placement of a turn."""
-        s = self._seat(seat)
+        s = self.seat_index(seat)
         if self.end:
             raise IllegalActionError("action after the end of the game")
         if self._open != s or self._open_swapped:
@@ -324,7 +323,7 @@ class Game:
 
     def draw(self, seat: str, tiles: list[Tile] | tuple[Tile, ...]) -> None:
         """Reveal the tiles the seat drew at its last draw (first rack, refill, after a swap)."""
-        s = self._seat(seat)
+        s = self.seat_index(seat)
         if self.end:
             raise IllegalActionError("action after the end of the game")
         self._racks.reveal(s, tiles, seat)
@@ -333,7 +332,7 @@ class Game:
 
     def flag(self, seat: str) -> None:
         """The seat's time ran out: it stops, the others play on."""
-        s = self._seat(seat)
+        s = self.seat_index(seat)
         if self.end:
             raise IllegalActionError("action after the end of the game")
         if self._out[s]:
@@ -349,14 +348,13 @@ class Game:
     def resign(self, seat: str) -> None:
         """The seat resigns: with two sides the game ends and the other side wins; with more
         seats the resigning seat takes no further turns."""
-        s = self._seat(seat)
+        s = self.seat_index(seat)
         if self.end:
             raise IllegalActionError("action after the end of the game")
         if self._out[s]:
             raise IllegalActionError(f"seat {seat} has already stopped playing")
         self._resigned[s] = self._out[s] = True
-        if len(self._tracks) <= 2:
-            self._resigned_side = self._side[s]
+        if self.sides <= 2:
             self._history.append(self._snap)
             self._finish("resignation")
             return
@@ -366,9 +364,7 @@ class Game:
     def _leave(self, s: int) -> None:
         """A seat stops (flag, or resignation among three or more): undo a refill it never
         pressed for, drop its pending bonus, and pass the turn on if it was to act."""
-        self._pending[s] = 0
-        if self._open == s and not self._open_swapped:
-            self._racks.undo_refill(s, self._open_refill)
+        self._racks.stop(s, self._open_refill if self._open == s and not self._open_swapped else 0)
         self._open = -1
         self._history.append(self._snap)
         if self._cur == s:
@@ -382,7 +378,7 @@ class Game:
         n = self.players
         for k in range(1, n + 1):
             t = (s + k) % n
-            if not self._out[t] and self._rack[t] > 0:
+            if not self._out[t] and self._racks.size[t] > 0:
                 if self._pos.has_legal(self._placed_by[t] == 0):
                     self._cur = t
                 else:
@@ -395,16 +391,6 @@ class Game:
         self._open = -1
         self._bonus = 0
         self._in_bonus = False
-
-    def _seat(self, seat: str) -> int:
-        i = _SEATS.find(seat) if isinstance(seat, str) and len(seat) == 1 else -1
-        if not 0 <= i < self.players:
-            raise IllegalActionError(
-                f"seat '{seat}' does not play in this {self.players}-player game "
-                f"(seats {', '.join(self.seats)})",
-                token=str(seat),
-            )
-        return i
 
     def _not_to_act(self, s: int, what: str) -> IllegalActionError:
         if self.end:
@@ -419,3 +405,32 @@ class Game:
                 " (bonus play)" if self._in_bonus else ""
             )
         return IllegalActionError(f"wrong seat to act: {seat} cannot {what}; {why}", token=seat)
+
+
+def _climb(track: list[int], cap: int, ca: int, pa: int, cb: int, pb: int) -> tuple[Gains, int]:
+    """Move one side's ``track`` by a tile's points: ``pa`` in colour ``ca`` (the first hex),
+    ``pb`` in ``cb`` (the second); a level stops at ``cap``. Returns the gains and how many
+    times a level reached 18 or 36 (partnership tracks run to 36), each earning a bonus play."""
+    if ca == cb:
+        halves: tuple[tuple[int, int], ...] = ((ca, pa + pb),)
+    elif not pb:
+        halves = ((ca, pa),)
+    elif not pa:
+        halves = ((cb, pb),)
+    else:  # both hexes score: in colour order, as claims are written
+        halves = ((ca, pa), (cb, pb)) if ca < cb else ((cb, pb), (ca, pa))
+    gains: Gains = ()
+    earned = 0
+    for colour, points in halves:
+        old = track[colour]
+        new = old + points
+        if new > cap:
+            new = cap
+        if new != old:
+            track[colour] = new
+            gains += (_GAIN[colour][new - old],)
+            if old < 18 <= new:
+                earned += 1
+            if old < 36 <= new:
+                earned += 1
+    return gains, earned

@@ -3,8 +3,10 @@
 Each seat holds ``size[s]`` tiles: ``known[s]`` by kind (None until its first ``draw``) plus
 ``unknown[s]`` slots. ``pending[s]`` is how many tiles its latest draw brought that no ``draw``
 line has revealed yet. ``placed`` and ``known_total`` count tiles by kind on the board and in
-known racks, so that no kind ever exceeds the tile set. The game's hot path reads and writes
-these lists directly; the rarer operations (reveal, swap, messages) live here.
+known racks, so that no kind ever exceeds the tile set. This class is the only code that
+touches these lists. The game's hot path calls :meth:`Racks.take` (and :meth:`Racks.untake`
+when the board refuses the placement) and :meth:`Racks.refill`, a few list operations each,
+and reads ``size`` and ``bag``; the rarer operations (reveal, swap, messages) live here too.
 
 A swap draws six new tiles before the shown ones go back (game-rules.md section 3 step 5). The
 shown tiles stay counted in ``known_total`` (as ``held``) until the game moves on, so that the
@@ -35,6 +37,7 @@ class Racks:
         "set_counts",
         "set_name",
         "size",
+        "undo",
         "unknown",
     )
 
@@ -50,42 +53,73 @@ class Racks:
         self.pending = [0] * players
         self.held: list[int] | None = None  # the latest swap's shown tiles, not yet in the bag
         self.held_seat = -1
+        self.undo = 0  # what untake needs: the pending count before the take, ~it if unknown
         for s in range(players):
-            self.size[s] = self.unknown[s] = self.pending[s] = self.draw(s)
+            self.refill(s)
 
-    def draw(self, s: int) -> int:
-        """Fill seat ``s`` up to six from the bag (unknown tiles); return how many it drew."""
-        drawn = min(RACK_SIZE - self.size[s], self.bag)
-        self.bag -= drawn
-        return drawn
+    # -- the hot path (every placement) -----------------------------------------------------
+    def take(self, s: int, kind: int) -> bool:
+        """A placement takes a tile of ``kind`` from seat ``s``'s rack (from its known tiles if
+        it holds one, else from an unknown slot), and the seat's latest draw can no longer be
+        revealed. False, with nothing changed, when the rack cannot hold such a tile
+        (:meth:`take_error` says why); :meth:`untake` undoes the latest take."""
+        known = self.known[s]
+        pending = self.pending
+        if known is not None and known[kind]:
+            known[kind] -= 1
+            self.known_total[kind] -= 1
+            self.undo = pending[s]
+        elif self.unknown[s] and self.placed[kind] + self.known_total[kind] < self.set_counts[kind]:
+            self.unknown[s] -= 1
+            self.undo = ~pending[s]  # negative: the tile came from an unknown slot
+        else:
+            return False
+        self.placed[kind] += 1
+        self.size[s] -= 1
+        pending[s] = 0
+        return True
+
+    def untake(self, s: int, kind: int) -> None:
+        """Put back the tile of the latest :meth:`take` (the board refused the placement)."""
+        undo = self.undo
+        if undo >= 0:
+            self.known[s][kind] += 1  # type: ignore[index]
+            self.known_total[kind] += 1
+            self.pending[s] = undo
+        else:
+            self.unknown[s] += 1
+            self.pending[s] = ~undo
+        self.placed[kind] -= 1
+        self.size[s] += 1
 
     def refill(self, s: int) -> int:
-        """Refill at the end of a turn; the new tiles are unknown until a ``draw`` line."""
-        drawn = self.draw(s)
+        """Fill seat ``s`` up to six from the bag (the deal, the end of a turn); return how many
+        it drew. The new tiles are unknown until a ``draw`` line."""
+        drawn = RACK_SIZE - self.size[s]
+        if drawn > self.bag:
+            drawn = self.bag
+        self.bag -= drawn
         self.size[s] += drawn
         self.unknown[s] += drawn
         self.pending[s] = drawn
         return drawn
 
-    def undo_refill(self, s: int, drawn: int) -> None:
-        """Put a refill back (the seat flagged before pressing its clock)."""
-        self.bag += drawn
-        self.size[s] -= drawn
-        self.unknown[s] -= drawn
+    # -- the rarer operations ---------------------------------------------------------------
+    def stop(self, s: int, refilled: int) -> None:
+        """Seat ``s`` stops playing (flag, resignation): the ``refilled`` tiles of a refill it
+        never pressed its clock for go back to the bag, and no ``draw`` line can follow."""
+        self.bag += refilled
+        self.size[s] -= refilled
+        self.unknown[s] -= refilled
         self.pending[s] = 0
 
-    def take_error(self, s: int, kind: int, seat: str) -> IllegalActionError | None:
-        """Why seat ``s`` cannot place a tile of ``kind`` now, or None if it can."""
-        known = self.known[s]
-        if known is not None and known[kind] > 0:
-            return None
+    def take_error(self, s: int, kind: int, seat: str) -> IllegalActionError:
+        """Why seat ``s`` cannot place a tile of ``kind`` (when :meth:`take` refused)."""
         if self.unknown[s] == 0:
             return IllegalActionError(
                 f"tile '{TILE_OF_KIND[kind]}' is not in seat {seat}'s rack ({self.rack_text(s)})"
             )
-        if self.placed[kind] + self.known_total[kind] >= self.set_counts[kind]:
-            return self.too_many(kind)
-        return None
+        return self.too_many(kind)
 
     def reveal(self, s: int, tiles: Sequence[Tile], seat: str) -> None:
         """A ``draw`` line: the tiles of the seat's latest draw become known."""

@@ -80,11 +80,12 @@ def random_game(
         actions.append(action)
 
     while not game.is_over:
-        s = game._cur
-        seat = game.seats[s]
+        seat = game.to_move
+        assert seat is not None  # the game is not over
+        s = game.seat_index(seat)
         if resign_rate and rng.random() < resign_rate:
             window = game.swap_window
-            candidates = [t for t in game.seats if not game._out[game.seats.index(t)]]
+            candidates = [t for t in game.seats if not game.has_stopped(t)]
             candidates = [t for t in candidates if t != window] or [seat]
             quitter = rng.choice(candidates)
             emit(Action(quitter, RESIGN))
@@ -94,7 +95,7 @@ def random_game(
             emit(Action(seat, FLAG))
             game.flag(seat)
             continue
-        placement, tile = _choose(game, rng, racks[s], greed)
+        placement, tile = _choose(game, rng, seat, racks[s], greed)
         gains = game.place(seat, placement)
         racks[s].remove(tile)
         clock = None
@@ -138,12 +139,11 @@ def random_game(
 
 
 def _choose(
-    game: Game, rng: random.Random, rack: list[Tile], greed: float
+    game: Game, rng: random.Random, seat: str, rack: list[Tile], greed: float
 ) -> tuple[Placement, Tile]:
     """Pick a placement: a random one, or the best of a few sampled cell pairs."""
-    pos, board = game._pos, game.board
-    s = game._cur
-    first = game._placed_by[s] == 0
+    pos, board = game.position, game.board
+    first = game.first_round
     pairs = _sample_pairs(game, rng, first, 4)
     names = board.names
     if rng.random() >= greed:
@@ -151,7 +151,7 @@ def _choose(
         tile = rack[int(rng.random() * len(rack))]
         ca, cb = (tile.first, tile.second) if rng.random() < 0.5 else (tile.second, tile.first)
         return Placement(names[a], ca, names[b], cb), tile
-    track = game._tracks[game._side[s]]
+    track = game.track(seat)
     room = [max(0, 18 - v) for v in track]  # points still useful below 18, per colour
     weight = [20 - v if v < 18 else 0 for v in track]  # low colours matter most
     options = []
@@ -187,7 +187,7 @@ def _choose(
 
 def _sample_pairs(game: Game, rng: random.Random, first: bool, want: int) -> list[tuple[int, int]]:
     """Up to ``want`` distinct allowed cell pairs, by rejection sampling (full scan if rare)."""
-    pos, board = game._pos, game.board
+    pos, board = game.position, game.board
     cells, step, allowed = pos.cells, board.step, pos.allowed
     empties = [i for i, c in enumerate(cells) if c < 0]
     found: list[tuple[int, int]] = []

@@ -18,9 +18,28 @@ from .board import COLOURS
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["VerifiedGame", "normalize_result", "summarize"]
+__all__ = ["Snapshot", "VerifiedGame", "normalize_result", "summarize"]
 
 Levels = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The part of a game's private state that results need (:meth:`Game.snapshot`, copied).
+
+    Indexed by seat (A is 0): ``side``, the score side each seat plays for (0/1 in a
+    partnership game, else the seat itself); ``flagged`` and ``resigned``. Indexed by side:
+    ``tracks``, six levels each in colour order. ``winner_side`` is the side that brought all
+    six colours to the top (it wins outright), or -1. ``history`` holds every side's tracks
+    after each action.
+    """
+
+    side: tuple[int, ...]
+    tracks: tuple[Levels, ...]
+    flagged: tuple[bool, ...]
+    resigned: tuple[bool, ...]
+    winner_side: int
+    history: tuple[tuple[Levels, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +97,12 @@ def normalize_result(text: str) -> str:
 
 def summarize(game: Game) -> VerifiedGame:
     """Build the :class:`VerifiedGame` of a game's current state."""
-    seats, side, players = game.seats, game._side, game.players
-    tracks = list(map(tuple, game._tracks))
+    state = game.snapshot()
+    seats, side, players, tracks = game.seats, state.side, game.players, state.tracks
     side_levels = list(map(tuple, map(sorted, tracks)))
     nsides = len(tracks)
     finished = bool(game.end)
-    resigned, flagged = game._resigned, game._flagged
+    resigned, flagged = state.resigned, state.flagged
     # rank key per side: a side that resigned ranks below every side that did not.
     if True in resigned:
         resigned_side = [False] * nsides
@@ -93,8 +112,8 @@ def summarize(game: Game) -> VerifiedGame:
         key = list(zip(map(not_, resigned_side), side_levels, strict=True))
     else:
         key = [(True, levels) for levels in side_levels]
-    if game._winner_side >= 0:
-        key[game._winner_side] = (True, (10**6,) * 6)
+    if state.winner_side >= 0:
+        key[state.winner_side] = (True, (10**6,) * 6)
     if nsides == 2:
         best_other = [1, 0]
     else:
@@ -126,9 +145,9 @@ def summarize(game: Game) -> VerifiedGame:
         if result != "½-½" or nsides != 2:
             winners = tuple(seat for s, seat in enumerate(seats) if places[side[s]] == 1)
     if game.partnership:
-        history = tuple(tuple(snap[side[s]] for s in range(players)) for snap in game._history)
+        history = tuple(tuple(snap[side[s]] for s in range(players)) for snap in state.history)
     else:
-        history = tuple(game._history)
+        history = state.history
     scores: dict[str, dict[str, int]] = {}
     levels: dict[str, Levels] = {}
     for s, seat in enumerate(seats):

@@ -97,7 +97,7 @@ def _check_result_tag(record: Record, game: Game) -> None:
     if claimed is None or claimed == "*":
         return
     value = normalize_result(claimed)
-    sides = len(game._tracks)
+    sides = game.sides
     if sides == 2:
         valid = value in _TWO_SIDED
         expected = "1-0, 0-1, ½-½ (or 1/2-1/2) or *"
@@ -186,7 +186,7 @@ def _apply_all(game: Game, items: Any, positions: Any) -> None:
     index = game.board.index
     halves = _halves(game.board)
     seat_of = {seat: i for i, seat in enumerate(game.seats)}
-    place = game._place
+    place = game.place_indices
     colour = _COLOUR_INDEX
     claims = _CLAIMS
     i = 0
@@ -204,7 +204,7 @@ def _apply_all(game: Game, items: Any, positions: Any) -> None:
                 ha = halves.get(first)
                 hb = halves.get(second)
                 if s is None or ha is None or hb is None:
-                    game._seat(seat)  # raises "seat does not play"
+                    game.seat_index(seat)  # raises "seat does not play"
                     game.board.cell(first[:-1] if ha is None else second[:-1])  # "unknown cell"
                 a, ka = ha  # type: ignore[misc]
                 b, kb = hb  # type: ignore[misc]
@@ -221,7 +221,7 @@ def _apply_all(game: Game, items: Any, positions: Any) -> None:
             a = index.get(first)
             b = index.get(second)
             if s is None or a is None or b is None:
-                game._seat(seat)  # raises "seat does not play"
+                game.seat_index(seat)  # raises "seat does not play"
                 game.board.cell(first if a is None else second)  # raises "unknown cell"
             gains = place(s, a, colour[k1], b, colour[k2])
             if claim is not None and claim != gains:

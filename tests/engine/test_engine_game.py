@@ -91,13 +91,45 @@ def test_occupied_and_unknown_cells() -> None:
 def test_a_refused_action_changes_nothing() -> None:
     game = Game()
     play(game, "A f2O-f3O")
-    before = (game.scores, game.to_move, game.history, game.bag_size, game._pos.pairs)
+    before = (game.scores, game.to_move, game.history, game.bag_size, game.position.pairs)
     for bad in ("B f3R-f4R", "A f4R-f5R", "B f6R-f7R"):
         with pytest.raises(IllegalActionError):
             play(game, bad)
     with pytest.raises(IllegalActionError):
         game.swap("A", tiles("RR RR"))
-    assert (game.scores, game.to_move, game.history, game.bag_size, game._pos.pairs) == before
+    assert (game.scores, game.to_move, game.history, game.bag_size, game.position.pairs) == before
+
+
+def test_a_placement_the_board_refuses_leaves_the_rack_as_it_was() -> None:
+    game = Game()
+    play(game, "A draw RR GG BB OO YY PP")
+    with pytest.raises(IllegalActionError, match="must touch"):
+        play(game, "A f6R-f7R")  # A holds one RR: taken, then put back
+    play(game, "A e1R-f2R", "A draw GG")  # so it is still there; the refill is known too
+    with pytest.raises(IllegalActionError, match="must touch"):
+        play(game, "B f6R-f7R")  # from one of B's six unknown tiles, put back
+    play(game, "B draw RR RR GG GG BB BB")  # B's dealt tiles can still be revealed
+    play(game, "B e2B-e3B")
+    assert game.rack_size("B") == 6
+    with pytest.raises(IllegalActionError, match="'RR' is not in seat A's rack"):
+        game.place("A", game.legal_placements("RR")[0])  # the one RR is on the board now
+
+
+def test_the_read_interface_hands_out_copies() -> None:
+    game = Game(players=4, partnership=True)
+    assert (game.sides, game.first_round, game.seat_index("C")) == (2, True, 2)
+    b = game.board
+    assert play(game, f"A {b.name_of(6, 0)}R-{b.name_of(7, 0)}R") == [{"R": 1}]  # red symbol
+    state = game.snapshot()
+    assert state.side == (0, 1, 0, 1)
+    assert state.tracks[0] == game.track("C") == (1, 0, 0, 0, 0, 0)  # partners share tracks
+    assert game.first_round  # B has not placed yet
+    play(game, "B flag")
+    assert game.has_stopped("B") and not game.has_stopped("C")
+    assert (state.flagged, game.snapshot().flagged) == ((False,) * 4, (False, True, False, False))
+    assert len(state.history) == 1 and len(game.snapshot().history) == 2
+    with pytest.raises(IllegalActionError, match="seat 'E' does not play"):
+        game.seat_index("E")
 
 
 def test_legal_placements_are_exactly_the_allowed_ones() -> None:
@@ -409,6 +441,6 @@ def test_incremental_counters_match_a_full_scan(seed: int, players: int, profile
         reference.put(p.first, p.first_colour, p.second, p.second_colour)
         cap = 18
         assert gains == {c: min(n, cap - before[c]) for c, n in raw.items() if before[c] < cap}
-        assert game._pos.pairs == reference.empty_pairs()
+        assert game.position.pairs == reference.empty_pairs()
     if game.end == "no legal placement left":
         assert reference.empty_pairs() == 0

@@ -5,7 +5,7 @@ placement, some swaps), then times
 
 - ``records/s``: :func:`games.engine.verify` on their text form (parsing included);
 - ``us/placement``: the raw :class:`games.engine.Game` API replaying the same placements
-  (``Game._place`` with cell indices: no parsing, no claims), game set-up included.
+  (``Game.place_indices`` with cell indices: no parsing, no claims), game set-up included.
 
 Times are CPU time of this process (``time.process_time``), best of ``--repeat`` runs, so a
 busy machine disturbs them less; wall-clock figures are printed too. Targets: >= 2,000
@@ -88,6 +88,6 @@ def _indices(record: Any) -> list[tuple[int, int, int, int, int]]:
 
 def _place_all(moves: list[list[tuple[int, int, int, int, int]]]) -> None:
     for game_moves in moves:
-        place = Game()._place
+        place = Game().place_indices
         for move in game_moves:
             place(*move)

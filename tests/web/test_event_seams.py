@@ -20,7 +20,7 @@ def _create(client, name, **overrides):
     """The event form as a new arbiter leaves it: defaults, plus ``overrides``."""
     form = client.get(reverse("event_create")).context["form"]
     data = {}
-    for field_name, field in form.fields.items():
+    for field_name in form.fields:
         value = form[field_name].value()
         if isinstance(value, bool):
             if value:

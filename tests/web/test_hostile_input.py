@@ -6,6 +6,7 @@ site; each clumsy form value used to be a 500.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import io
 import json
@@ -136,10 +137,8 @@ def test_junk_anywhere_in_a_backup_never_escapes_as_anything_but_a_refusal(
             target = target[key]
         except (KeyError, IndexError, TypeError):
             break
-    try:
+    with contextlib.suppress(TypeError, IndexError):
         target[path[-1]] = junk
-    except (TypeError, IndexError):
-        pass
     before = _counts()
     try:
         event = backup.import_event(spoiled)
@@ -276,5 +275,5 @@ def test_a_nul_in_a_name_is_refused_before_any_query_sees_it(event, name):
 def test_control_characters_in_a_search_or_a_slug_are_harmless(client, event, good_backup):
     page = client.get(reverse("event_home", args=[event.slug]), {"q": "A\x00d\x1b"})
     assert page.status_code == 200
-    with pytest.raises(backup.BackupError, match="event.slug"):
+    with pytest.raises(backup.BackupError, match=r"event\.slug"):
         backup.import_event(good_backup, slug="bad\x00slug")

@@ -7,6 +7,8 @@ tested by calling plain functions with a dictionary instead of reloading setting
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -97,15 +99,40 @@ def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
                         "LOCATION": url, "KEY_PREFIX": prefix}}
 
 
-def secret_key(env: Mapping[str, str], debug: bool) -> str:
-    """The secret key; only a development server may fall back to a fixed, public one."""
+def secret_key(env: Mapping[str, str], debug: bool, data_dir: Path | None = None) -> str:
+    """The secret key: from the environment, or for the embedded setup a local one.
+
+    A production deployment (``DEBUG`` off with ``DATABASE_URL`` set) must give
+    ``SECRET_KEY``: several workers need the same key, and it belongs to the operator's secrets.
+    The embedded setup (SQLite in ``data_dir``) creates a random key once in
+    ``data_dir/secret-key.txt``, readable by its owner only, as the demo password is, so that
+    ``manage.py`` commands run without any variable set.
+    """
     key = env.get("SECRET_KEY", "").strip()
     if key:
         return key
-    if debug:
-        return "dev-only-insecure-key-do-not-use-in-production"
-    raise ConfigurationError(
-        "SECRET_KEY is not set. With DEBUG off the server needs a secret key from the "
-        "environment, e.g. "
-        "SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
-    )
+    if env.get("DATABASE_URL", "").strip() and not debug:
+        raise ConfigurationError(
+            "SECRET_KEY is not set. A production deployment (DEBUG off, DATABASE_URL set) "
+            "needs a secret key from the environment, e.g. "
+            "SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+        )
+    if data_dir is None:
+        raise ConfigurationError("SECRET_KEY is not set and there is no data folder for a "
+                                 "local key.")
+    return _local_key(data_dir / "secret-key.txt")
+
+
+def _local_key(path: Path) -> str:
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    try:
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+            out.write(key + "\n")
+    except FileExistsError:  # another process created it first: use theirs
+        return path.read_text(encoding="ascii").strip()
+    return key

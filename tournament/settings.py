@@ -3,7 +3,8 @@
 Everything that differs between a laptop at the venue and a scaled-out deployment comes from
 the environment (see ``tournament/config.py`` and ``docs/deployment.md``):
 
-- ``DEBUG`` (default off), ``SECRET_KEY`` (required when ``DEBUG`` is off);
+- ``DEBUG`` (default off), ``SECRET_KEY`` (required in production: ``DEBUG`` off with
+  ``DATABASE_URL`` set; the embedded setup keeps a local one in ``DATA_DIR``);
 - ``DATABASE_URL`` (default: SQLite in ``DATA_DIR``), ``REDIS_URL`` (default: in-memory layer);
 - ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATA_DIR``, ``BACKUP_DIR``;
 - ``TLS_PROXY``, ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_*``, ``SECURE_COOKIES``: HTTPS behaviour,
@@ -29,12 +30,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = os.environ
 
 DEBUG = env_flag(ENV, "DEBUG", default=False)
-SECRET_KEY = secret_key(ENV, DEBUG)
+DATA_DIR = Path(ENV.get("DATA_DIR", BASE_DIR / "data"))
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+SECRET_KEY = secret_key(ENV, DEBUG, DATA_DIR)
 ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
-DATA_DIR = Path(ENV.get("DATA_DIR", BASE_DIR / "data"))
-DATA_DIR.mkdir(parents=True, exist_ok=True)
 #: Automatic backups: every closed round and every AUTO_BACKUP_EVERY results write the event's
 #: JSON backup to BACKUP_DIR/<slug>/, keeping the newest AUTO_BACKUP_KEEP.
 BACKUP_DIR = Path(ENV.get("BACKUP_DIR", DATA_DIR / "backups"))

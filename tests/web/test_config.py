@@ -56,13 +56,18 @@ def test_secret_key_from_the_environment_is_used():
     assert secret_key({"SECRET_KEY": "s3cr3t"}, debug=False) == "s3cr3t"
 
 
-def test_debug_may_fall_back_to_a_development_key():
-    assert secret_key({}, debug=True).startswith("dev-only")
+def test_the_embedded_setup_creates_a_local_key_once(tmp_path):
+    key = secret_key({}, debug=False, data_dir=tmp_path)
+    assert len(key) > 40
+    assert secret_key({}, debug=True, data_dir=tmp_path) == key
+    assert (tmp_path / "secret-key.txt").stat().st_mode & 0o777 == 0o600
+    assert secret_key({}, debug=False, data_dir=tmp_path / "other") != key
 
 
-def test_production_without_secret_key_is_an_error():
+def test_production_without_secret_key_is_an_error(tmp_path):
     with pytest.raises(ConfigurationError, match="SECRET_KEY is not set"):
-        secret_key({}, debug=False)
+        secret_key({"DATABASE_URL": "postgres://db/x"}, debug=False, data_dir=tmp_path)
+    assert not (tmp_path / "secret-key.txt").exists()
 
 
 @pytest.mark.parametrize(
@@ -77,20 +82,38 @@ def test_lists_drop_empty_items():
     assert env_list({}, "H", ["x"]) == ["x"]
 
 
-def _start(env_overrides: dict[str, str]) -> subprocess.CompletedProcess:
-    dropped = {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE"}
+def _start(env_overrides: dict[str, str], *args: str,
+           command: str = "check") -> subprocess.CompletedProcess:
+    dropped = {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE", "DATABASE_URL", "DATA_DIR"}
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(env_overrides)
     return subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
+        [sys.executable, "manage.py", command, *args], cwd=ROOT, env=env,
         capture_output=True, text=True, timeout=120,
     )
 
 
-def test_server_refuses_to_start_in_production_mode_without_secret_key():
-    proc = _start({"DEBUG": "0"})
+def test_server_refuses_to_start_in_production_mode_without_secret_key(tmp_path):
+    proc = _start({"DEBUG": "0", "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/x",
+                   "DATA_DIR": str(tmp_path)})
     assert proc.returncode != 0
     assert "SECRET_KEY is not set" in proc.stderr
+
+
+def test_commands_run_without_debug_or_a_secret_in_the_embedded_setup(tmp_path):
+    """The README's commands, as a new user types them: no variable set."""
+    record = ROOT / "tests" / "golden" / "records" / "mso-complete.txt"
+    proc = _start({"DATA_DIR": str(tmp_path)}, str(record), command="verify_log")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "secret-key.txt").exists()
+
+
+def test_a_command_on_a_database_never_migrated_says_what_to_do(tmp_path):
+    proc = _start({"DATA_DIR": str(tmp_path)}, "x", "standings", "-o", str(tmp_path / "x.pdf"),
+                  command="export_pdf")
+    assert proc.returncode != 0
+    assert "python manage.py migrate" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 def test_server_starts_in_production_mode_with_secret_key():

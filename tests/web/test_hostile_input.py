@@ -277,3 +277,16 @@ def test_control_characters_in_a_search_or_a_slug_are_harmless(client, event, go
     assert page.status_code == 200
     with pytest.raises(backup.BackupError, match=r"event\.slug"):
         backup.import_event(good_backup, slug="bad\x00slug")
+
+
+def test_overlong_reasons_on_the_round_page_are_messages_not_500s(arbiter_client, played_event):
+    number = played_event.rounds.count()
+    board = played_event.rounds.get(number=number).boards.filter(second__isnull=False).first()
+    edit = reverse("arbiter_round_action", args=[played_event.slug, number, "edit"])
+    page = arbiter_client.post(edit, {"first": board.first_id, "second": board.second_id,
+                                      "board": board.number, "reason": "r" * 500}, follow=True)
+    assert page.status_code == 200 and "at most 200 characters" in page.content.decode()
+    repair = reverse("arbiter_round_action", args=[played_event.slug, number, "repair"])
+    page = arbiter_client.post(repair, {"reason": "r" * 500}, follow=True)
+    assert page.status_code == 200 and "at most 300 characters" in page.content.decode()
+    assert Board.objects.filter(pk=board.pk).exists()

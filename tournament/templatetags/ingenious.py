@@ -5,7 +5,20 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from tournament.printing.data import cell_text
+
 register = template.Library()
+
+#: The standings core's result kinds, named for people (crosstable tooltips).
+RESULT_KINDS = {
+    "played": _("played"),
+    "resigned": _("resignation"),
+    "forfeit": _("forfeit"),
+    "double_forfeit": _("double forfeit"),
+    "decision": _("arbiter decision"),
+    "bye": _("bye"),
+    "absent": _("absent"),
+}
 
 COLOUR_NAMES = {
     "R": _("red"),
@@ -86,3 +99,15 @@ def lowest_text(first_scores, second_scores) -> str:
         return ""
     a, b = min(first_scores.values()), min(second_scores.values())
     return f"{a} ({signed(a - b)}) – {b} ({signed(b - a)})"
+
+
+@register.filter
+def crosstable_cell(cell) -> str:
+    """A crosstable cell in the page's language, the same text as the printed crosstable."""
+    return cell_text(cell)
+
+
+@register.filter
+def result_kind(kind) -> str:
+    """The translated name of a crosstable cell's result kind (its tooltip)."""
+    return str(RESULT_KINDS.get(str(kind), kind)) if kind else ""

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from tournament.pairing import Event, NoLegalPairing, Player, RoundPairing, Settings, Status
-from tournament.pairing.simulate import play_round
+from tournament.pairing_simulation import play_round
 from tournament.pairing.swiss import pair_swiss
 
 

@@ -25,7 +25,7 @@ from tournament.pairing import (
     Status,
     pair_swiss,
 )
-from tournament.pairing.simulate import new_event, play_round
+from tournament.pairing_simulation import new_event, play_round
 
 # --- independent statements of the rules, used as oracles -----------------------------------
 

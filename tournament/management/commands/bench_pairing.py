@@ -12,7 +12,7 @@ import time
 from django.core.management.base import BaseCommand, CommandParser
 
 from tournament.pairing import Settings, pair_swiss
-from tournament.pairing.simulate import new_event, simulate
+from tournament.pairing_simulation import new_event, simulate
 
 
 class Command(BaseCommand):

@@ -1,5 +1,8 @@
 """Random results for a paired round: the benchmark's and the property tests' event maker.
 
+Outside the pairing core on purpose: it is a helper for measuring and testing the core, not
+part of it.
+
 Randomness comes from the caller's ``random.Random`` so every simulated event can be replayed
 from its seed.
 """
@@ -9,9 +12,16 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from tournament.pairing.boards import RoundPairing
-from tournament.pairing.model import Event, Player, Result, RoundRecord, Settings, Status
-from tournament.pairing.swiss import pair_swiss
+from tournament.pairing import (
+    Event,
+    Player,
+    Result,
+    RoundPairing,
+    RoundRecord,
+    Settings,
+    Status,
+    pair_swiss,
+)
 
 
 def new_event(players: int, settings: Settings, name: str = "") -> Event:

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from tournament.pairing import Event, NoLegalPairing, Player, RoundPairing, Settings, Status
-from tournament.pairing_simulation import play_round
 from tournament.pairing.swiss import pair_swiss
+from tournament.pairing_simulation import play_round
 
 
 def start_event(players: int, rounds: int, rng: random.Random, *, late: bool = True) -> Event:

@@ -9,8 +9,9 @@ clocks keeps using the ORM.
 
 ``SQL`` off (``CLOCK_PRESS_SQL=0`` in the environment) makes ``lock`` and ``save`` run the
 equivalent ORM queries instead. It exists for two readers only: ``bench_clocks``, so that the
-gain of this module can be measured on the same run (docs/benchmarks.md), and the test that
-both ways write identical rows. Deployments leave it on.
+gain of this module is measured with the same benchmark, alone and end to end
+(docs/benchmarks.md), and the test that both ways write identical rows. Deployments leave it
+on.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from tournament import tiebreak_texts
-from tournament.templatetags.ingenious import vp
+from tournament.formatting import vp
 
 # A plain number, as the standings write it: ``+12``, ``-3``, ``−3`` (U+2212), ``6.5``, ``3½``,
 # ``½``.

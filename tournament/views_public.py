@@ -13,6 +13,7 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from tournament import services, standings_bridge, tiebreak_texts
+from tournament.formatting import lowest_text, vp
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.tables import (
     PairingsByNameTable,
@@ -20,7 +21,6 @@ from tournament.tables import (
     ResultsTable,
     StandingsTable,
 )
-from tournament.templatetags.ingenious import lowest_text, vp
 
 
 def home(request):

@@ -5,6 +5,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from tournament import formatting
 from tournament.printing.data import cell_text
 
 register = template.Library()
@@ -64,25 +65,8 @@ def colour_bars(scores, maximum: int = 18):
     }
 
 
-@register.filter
-def vp(value) -> str:
-    """Victory points as people write them: 1, ½, 6½."""
-    if value is None or value == "":
-        return ""
-    from fractions import Fraction
-
-    frac = Fraction(str(value))
-    whole, half = divmod(frac, 1)
-    if half == 0:
-        return str(int(whole))
-    return ("" if whole == 0 else str(int(whole))) + "½"
-
-
-@register.filter
-def signed(value) -> str:
-    """+3, 0, −2 (a real minus sign, which reads better on a projector)."""
-    value = int(value)
-    return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
+register.filter("vp", formatting.vp)
+register.filter("signed", formatting.signed)
 
 
 @register.filter
@@ -90,15 +74,7 @@ def lowest_summary(result) -> str:
     """``12 (+3) – 9 (−3)``: both lowest levels with the lowest-colour difference."""
     if not result:
         return ""
-    return lowest_text(result.first_scores, result.second_scores)
-
-
-def lowest_text(first_scores, second_scores) -> str:
-    """Both players' lowest colour with the difference, or nothing without scores."""
-    if not first_scores or not second_scores:
-        return ""
-    a, b = min(first_scores.values()), min(second_scores.values())
-    return f"{a} ({signed(a - b)}) – {b} ({signed(b - a)})"
+    return formatting.lowest_text(result.first_scores, result.second_scores)
 
 
 @register.filter

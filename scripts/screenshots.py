@@ -1,7 +1,13 @@
-"""Screenshots of the main pages for the README: ``python scripts/screenshots.py``.
+"""Screenshots for the README and the arbiter's guide: ``python scripts/screenshots.py``.
 
 Starts the product on a throw-away data folder with the demo event (the same as ``make run``),
-drives Debian's Chromium through Playwright, and writes PNGs to ``docs/images/``.
+drives Debian's Chromium through Playwright, and writes PNGs to ``docs/images/``:
+
+- ``page-*.png``: the README's pages of the demo event (``page-standings-ko.png`` in Korean);
+- ``guide-*.png``: the steps of ``docs/arbiter-guide.md``, taken while the script runs a new
+  event through its first round with the real buttons (create, import, pair, publish, print,
+  clocks, results, a forfeit, a conflict, an absence, a withdrawal, a late entry), then the
+  demo event's automatic backups.
 """
 
 from __future__ import annotations
@@ -12,14 +18,35 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "images"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
+DESK = {"width": 1280, "height": 860}
+#: The guide's event: twelve players, so the format that follows the field is a Swiss.
+GUIDE_EVENT = "Spring Open"
+GUIDE_CSV = """name,club,country,rating
+Alice Martin,Cambridge,GBR,1875
+Bruno Costa,Lisbon,POR,1790
+Chen Wei,Shanghai,CHN,2010
+Dana Novak,Prague,CZE,1660
+Erik Larsen,Oslo,NOR,1720
+Fatima Haddad,Paris,FRA,1940
+Gábor Kiss,Budapest,HUN,1580
+Hana Sato,Kyoto,JPN,1835
+Ivan Petrov,Sofia,BUL,1610
+Julia Weber,Berlin,GER,1905
+Kofi Mensah,Accra,GHA,1550
+Lena Fischer,Vienna,AUT,1760
+"""
+#: Twelve colour scores typed on a slip (first player's R G B O Y P, then the second's).
+SLIP = [12, 9, 14, 10, 8, 11, 9, 13, 7, 12, 10, 15]
 
 
 def free_port() -> int:
@@ -28,7 +55,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def main() -> None:
+@contextmanager
+def demo_server() -> Iterator[tuple[str, str]]:
+    """A server with a fresh demo in a temporary folder: (base URL, arbiter's password)."""
     data = tempfile.mkdtemp(prefix="ingenious-shots-")
     env = {**os.environ, "DEBUG": "1", "DATA_DIR": data}
     env.pop("DATABASE_URL", None)
@@ -40,7 +69,6 @@ def main() -> None:
     port = free_port()
     server = subprocess.Popen([*manage, "runserver", f"127.0.0.1:{port}", "--noreload"],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):
             try:
@@ -48,53 +76,179 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.2)
-        OUT.mkdir(parents=True, exist_ok=True)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            desk = browser.new_page(viewport={"width": 1280, "height": 860})
-            desk.goto(base + "/accounts/login/")
-            desk.fill("#id_username", "arbiter")
-            desk.fill("#id_password", password)
-            desk.click("button[type=submit]")
-            shots = [
-                ("arbiter-dashboard", "/e/demo-open/arbiter/"),
-                ("result-entry", "/e/demo-open/arbiter/rounds/5/results/"),
-                ("standings", "/e/demo-open/standings/"),
-                ("crosstable", "/e/demo-open/crosstable/"),
-            ]
-            for name, path in shots:
-                desk.goto(base + path)
-                desk.screenshot(path=str(OUT / f"page-{name}.png"), full_page=True)
-            desk.goto(base + "/e/demo-open/results/?round=1")
-            link = desk.locator("a[href^='/games/']").first
-            record = link.get_attribute("href") if link.count() else None
-            desk.goto(base + "/e/demo-open/arbiter/rounds/5/")
-            board_link = desk.locator("a[href^='/b/']").first.get_attribute("href")
-            desk.goto(base + "/e/demo-open/clocks/5/")
-            desk.click("[data-round-command='start_round']")
-            desk.wait_for_timeout(1500)
-            desk.screenshot(path=str(OUT / "page-clock-hall.png"), full_page=True)
-            phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
-            phone.goto(base + board_link)
-            phone.wait_for_selector('#clock-connection[data-state="connected"]')
-            phone.wait_for_timeout(1000)
-            phone.screenshot(path=str(OUT / "page-phone-board-clock.png"))
-            tablet = browser.new_page(viewport={"width": 1024, "height": 1366})
-            tablet.goto(base + board_link)
-            tablet.wait_for_selector('#clock-connection[data-state="connected"]')
-            tablet.wait_for_timeout(1500)
-            tablet.screenshot(path=str(OUT / "page-tablet-board.png"), full_page=True)
-            phone.goto(base + "/e/demo-open/?q=Ada")
-            phone.screenshot(path=str(OUT / "page-phone-find-yourself.png"), full_page=True)
-            phone.goto(base + "/e/demo-open/pairings/by-name/")
-            phone.screenshot(path=str(OUT / "page-phone-pairings.png"))
-            if record:
-                desk.goto(base + record)
-                desk.screenshot(path=str(OUT / "page-game-viewer.png"), full_page=True)
-            browser.close()
+        yield f"http://127.0.0.1:{port}", password
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def login(page: Page, base: str, password: str) -> None:
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", "arbiter")
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+
+
+def shot(page: Page, name: str, *, full_page: bool = True) -> None:
+    page.screenshot(path=str(OUT / f"{name}.png"), full_page=full_page)
+    print(f"docs/images/{name}.png")
+
+
+def submit(page: Page, selector: str) -> None:
+    """Click a button that posts a form and wait for the page it leads to."""
+    with page.expect_navigation():
+        page.click(selector)
+
+
+def readme_pages(browser: Browser, base: str, password: str) -> None:
+    """The README's screenshots of the demo event (round 5 paired, its results to come)."""
+    desk = browser.new_page(viewport=DESK)
+    login(desk, base, password)
+    for name, path in [
+        ("arbiter-dashboard", "/e/demo-open/arbiter/"),
+        ("result-entry", "/e/demo-open/arbiter/rounds/5/results/"),
+        ("standings", "/e/demo-open/standings/"),
+        ("crosstable", "/e/demo-open/crosstable/"),
+    ]:
+        desk.goto(base + path)
+        shot(desk, f"page-{name}")
+    desk.goto(base + "/e/demo-open/results/?round=1")
+    link = desk.locator("a[href^='/games/']").first
+    record = link.get_attribute("href") if link.count() else None
+    desk.goto(base + "/e/demo-open/arbiter/rounds/5/")
+    board_link = desk.locator("a[href^='/b/']").first.get_attribute("href")
+    desk.goto(base + "/e/demo-open/clocks/5/")
+    desk.click("[data-round-command='start_round']")
+    desk.wait_for_timeout(1500)
+    shot(desk, "page-clock-hall")
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone.goto(base + board_link)
+    phone.wait_for_selector('#clock-connection[data-state="connected"]')
+    phone.wait_for_timeout(1000)
+    shot(phone, "page-phone-board-clock", full_page=False)
+    tablet = browser.new_page(viewport={"width": 1024, "height": 1366})
+    tablet.goto(base + board_link)
+    tablet.wait_for_selector('#clock-connection[data-state="connected"]')
+    tablet.wait_for_timeout(1500)
+    shot(tablet, "page-tablet-board")
+    phone.goto(base + "/e/demo-open/?q=Ada")
+    shot(phone, "page-phone-find-yourself")
+    phone.goto(base + "/e/demo-open/pairings/by-name/")
+    shot(phone, "page-phone-pairings", full_page=False)
+    if record:
+        desk.goto(base + record)
+        shot(desk, "page-game-viewer")
+
+
+def korean_page(browser: Browser, base: str) -> None:
+    """The standings with the footer's language switcher set to Korean (its cookie)."""
+    context = browser.new_context(viewport=DESK)
+    context.add_cookies([{"name": "django_language", "value": "ko", "url": base}])
+    page = context.new_page()
+    page.goto(base + "/e/demo-open/standings/")
+    shot(page, "page-standings-ko")
+    context.close()
+
+
+def fill_slip(page: Page, scores: list[int]) -> None:
+    for field, value in zip(page.locator("#slip input.score").all(), scores, strict=True):
+        field.fill(str(value))
+
+
+def guide_pages(browser: Browser, base: str, password: str) -> None:
+    """The guide's steps, in its order, on a new event made through the pages."""
+    desk = browser.new_page(viewport=DESK)
+    login(desk, base, password)
+    # 1. Create the event; 2. import the players.
+    desk.goto(base + "/events/new/")
+    desk.fill("#id_name", GUIDE_EVENT)
+    desk.fill("#id_venue", "Mind Sports Hall")
+    shot(desk, "guide-new-event", full_page=False)
+    submit(desk, "form.card button[type=submit]")
+    slug = desk.url.split("/e/")[1].split("/")[0]
+    arbiter = f"{base}/e/{slug}/arbiter"
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_file = Path(tmp) / "players.csv"
+        csv_file.write_text(GUIDE_CSV, encoding="utf-8")
+        desk.set_input_files("input[name=csv_file]", str(csv_file))
+        submit(desk, "form[action$='/players/import/'] button[type=submit]")
+    shot(desk, "guide-players")
+    # 3. Pair and publish round 1.
+    desk.goto(arbiter + "/")
+    shot(desk, "guide-dashboard-pair")
+    submit(desk, "button.big-action")
+    shot(desk, "guide-round")
+    submit(desk, "form[action$='/publish/'] button")
+    # 4. Print; 5. start the clocks.
+    desk.goto(arbiter + "/print/")
+    shot(desk, "guide-print")
+    desk.goto(f"{base}/e/{slug}/clocks/1/")
+    desk.wait_for_selector('#hall-connection[data-state="connected"]')
+    desk.click("[data-round-command='start_round']")
+    desk.wait_for_timeout(1500)
+    shot(desk, "guide-clock-hall")
+    # Pairing again now asks for confirmation: the clocks are running.
+    desk.goto(arbiter + "/rounds/1/")
+    desk.fill("form[action$='/repair/'] input[name=reason]", "two players were missing")
+    submit(desk, "form[action$='/repair/'] button")
+    shot(desk, "guide-repair-confirm", full_page=False)
+    desk.click("#confirm a.button")  # Cancel: keep the pairing
+    # 6. Results: a slip by keyboard, then a forfeit on the board's page.
+    desk.goto(arbiter + "/rounds/1/results/")
+    board_one = desk.locator("#board-select").input_value()
+    fill_slip(desk, SLIP)
+    shot(desk, "guide-result-entry")
+    with desk.expect_navigation():
+        desk.keyboard.press("Enter")
+    desk.goto(arbiter + "/rounds/1/")
+    desk.locator("tbody tr").nth(2).locator("a", has_text="details").click()
+    desk.select_option("#id_kind", "forfeit")
+    desk.select_option("#id_loser_seat", "second")
+    desk.fill("#id_reason", "did not come to the board")
+    shot(desk, "guide-board-forfeit")
+    submit(desk, "form.card button[type=submit]")
+    # 7. A dispute: a second slip for board 1 with the players' rows swapped.
+    desk.goto(f"{arbiter}/rounds/1/results/?board={board_one}")
+    fill_slip(desk, SLIP[6:] + SLIP[:6])
+    submit(desk, "#slip button[type=submit]")
+    desk.goto(arbiter + "/")
+    shot(desk, "guide-dashboard-conflict")
+    desk.click("section.conflict a")
+    shot(desk, "guide-conflict")
+    desk.fill("tr.conflict input[name=reason]", "first slip read the wrong row; players agree")
+    submit(desk, "tr.conflict button[value='1']")
+    # 8. The other boards by slip, then an absence, a withdrawal and a late entry.
+    desk.goto(arbiter + "/rounds/1/results/")
+    while desk.locator("#slip").count():
+        fill_slip(desk, SLIP)
+        with desk.expect_navigation():
+            desk.keyboard.press("Enter")
+    desk.goto(arbiter + "/players/")
+    absent = desk.locator("tbody tr", has_text="Dana Novak")
+    absent.locator("select[name=vp]").select_option("0.5")
+    absent.locator("form[action$='/absence/'] input[name=reason]").fill("university exam")
+    submit(desk, "tbody tr:has-text('Dana Novak') form[action$='/absence/'] button")
+    leaving = "tbody tr:has-text('Kofi Mensah') form[action$='/withdraw/']"
+    desk.fill(f"{leaving} input[name=reason]", "ill")
+    submit(desk, f"{leaving} button")
+    desk.fill("#id_name", "Maria Rossi")
+    desk.fill("#id_club", "Turin")
+    desk.fill("#id_rating", "1700")
+    submit(desk, "form.card:not([enctype]) button[type=submit]")
+    shot(desk, "guide-players-changes")
+    # 9. The demo event's automatic backups (one per closed round, one every 20 results).
+    desk.goto(base + "/e/demo-open/arbiter/export/")
+    shot(desk, "guide-export")
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with demo_server() as (base, password), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        readme_pages(browser, base, password)
+        korean_page(browser, base)
+        guide_pages(browser, base, password)
+        browser.close()
     print(f"screenshots written to {OUT}")
 
 

@@ -2,13 +2,15 @@
 
 from django.urls import path
 
-from tournament import views_arbiter, views_data, views_public
+from tournament import views_arbiter, views_data, views_guide, views_public
 from tournament.printing import views as print_views
 
 urlpatterns = [
     path("", views_public.home, name="home"),
     path("events/new/", views_arbiter.event_create, name="event_create"),
     path("events/import/", views_data.import_json, name="event_import"),
+    path("guide/", views_guide.guide, name="arbiter_guide"),
+    path("guide/images/<str:name>", views_guide.guide_image, name="arbiter_guide_image"),
     path("e/<slug:slug>/", views_public.event_home, name="event_home"),
     path("e/<slug:slug>/pairings/", views_public.pairings, name="event_pairings"),
     path("e/<slug:slug>/pairings/by-name/", views_public.pairings_by_name,

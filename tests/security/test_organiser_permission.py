@@ -69,3 +69,16 @@ def test_an_import_makes_the_importer_the_only_arbiter(client, organiser, arbite
 def test_the_operators_command_line_restore_keeps_the_files_arbiters(arbiter, event):
     restored = backup.import_event(backup.export_event(event), slug="restored")
     assert list(restored.arbiters.values_list("username", flat=True)) == ["sec-arbiter"]
+
+
+def test_the_home_page_offers_new_events_only_to_organisers(client, django_user_model):
+    from django.contrib.auth.models import Permission
+    from django.urls import reverse as url_for
+
+    plain = django_user_model.objects.create_user("plain", password="pw-plain-1")
+    client.force_login(plain)
+    assert url_for("event_create") not in client.get(url_for("home")).content.decode()
+    plain.user_permissions.add(Permission.objects.get(codename="add_event",
+                                                      content_type__app_label="tournament"))
+    client.force_login(plain)
+    assert url_for("event_create") in client.get(url_for("home")).content.decode()

@@ -6,11 +6,16 @@
 Without ``--slug`` a demo-like event (14 players, three rounds played by the rules engine,
 round 4 paired) is built in a temporary SQLite database, so the images never depend on (or
 touch) anyone's data. Needs ``pdftoppm`` (Debian: poppler-utils).
+
+Besides the event's own print language, the standings are also rendered in Russian
+(``print-standings-ru.png``, for the README): the event's ``print_language`` is set on a copy in
+memory only, so nothing is written to the database.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import datetime
 import os
 import random
@@ -26,6 +31,8 @@ IMAGES = {
     "pairings": "print-pairings", "standings": "print-standings",
     "crosstable": "print-crosstable", "scoresheets": "print-scoresheet", "slips": "print-slips",
 }
+#: Documents rendered once more in another print language: (document, language, image).
+TRANSLATED = [("standings", "ru", "print-standings-ru")]
 
 
 def build_demo_event():
@@ -46,24 +53,35 @@ def build_demo_event():
     return event
 
 
+def first_page_png(pdf: bytes, target: Path, resolution: int) -> Path:
+    """The PDF's first page as ``target``.png."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "document.pdf"
+        source.write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-png", "-r", str(resolution), "-f", "1", "-l", "1",
+                        "-singlefile", str(source), str(target)], check=True)
+    return target.with_suffix(".png")
+
+
 def render(event, out: Path, resolution: int) -> list[Path]:
     from django.conf import settings
 
     from tournament.printing import documents
 
-    written = []
     last_round = event.rounds.order_by("-number").first()
-    for name, image in IMAGES.items():
+
+    def pdf(of_event, name: str) -> bytes:
         number = documents.resolve_round(
-            event, name, last_round.number if documents.DOCUMENTS[name].round_required else None)
-        pdf = documents.render(event, name, number, base_url=settings.PUBLIC_BASE_URL)
-        with tempfile.TemporaryDirectory() as tmp:
-            source = Path(tmp) / f"{name}.pdf"
-            source.write_bytes(pdf)
-            target = out / image
-            subprocess.run(["pdftoppm", "-png", "-r", str(resolution), "-f", "1", "-l", "1",
-                            "-singlefile", str(source), str(target)], check=True)
-        written.append(target.with_suffix(".png"))
+            of_event, name,
+            last_round.number if documents.DOCUMENTS[name].round_required else None)
+        return documents.render(of_event, name, number, base_url=settings.PUBLIC_BASE_URL)
+
+    written = [first_page_png(pdf(event, name), out / image, resolution)
+               for name, image in IMAGES.items()]
+    for name, language, image in TRANSLATED:
+        translated = copy.copy(event)
+        translated.print_language = language
+        written.append(first_page_png(pdf(translated, name), out / image, resolution))
     return written
 
 

@@ -11,10 +11,9 @@ import re
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
-from pypdf import PdfReader
-
 from django.utils import translation
 from django.utils.translation import gettext
+from pypdf import PdfReader
 
 from tournament import backup
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.models import Absence, Event, HistoryEntry, Player
 from tournament.services import format as event_format
@@ -218,14 +219,17 @@ def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str =
 
 def _check_rounds_change(event: Event, rounds: int, paired: int, reason: str) -> None:
     if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
-        raise ServiceError(_("A round robin plays its table's %(n)d rounds.")
-                           % {"n": event.rounds_planned})
+        raise ServiceError(ngettext("A round robin plays its table's %(n)d round.",
+                                    "A round robin plays its table's %(n)d rounds.",
+                                    event.rounds_planned) % {"n": event.rounds_planned})
     if not reason.strip():
         raise ServiceError(_("Round 1 is paired: changing the number of rounds needs a "
                              "reason, kept in the event's history."))
     if rounds < paired:
-        raise ServiceError(_("%(n)d rounds are already paired; the event cannot have fewer.")
-                           % {"n": paired})
+        raise ServiceError(ngettext(
+            "%(n)d round is already paired; the event cannot have fewer.",
+            "%(n)d rounds are already paired; the event cannot have fewer.", paired,
+        ) % {"n": paired})
 
 
 @transaction.atomic

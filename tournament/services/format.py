@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import pairing as core
 from tournament.models import Event, HistoryEntry, Player
@@ -42,8 +43,11 @@ class FormatInfo:
         if self.settled:
             return _("Settled when round 1 was paired.")
         if self.follows_field:
-            return _("Follows the field: %(n)d players entered so far; settled when round 1 is "
-                     "paired.") % {"n": self.entrants}
+            return ngettext(
+                "Follows the field: %(n)d player entered so far; settled when round 1 is "
+                "paired.",
+                "Follows the field: %(n)d players entered so far; settled when round 1 is "
+                "paired.", self.entrants) % {"n": self.entrants}
         return _("Chosen by the arbiter; settled when round 1 is paired.")
 
 
@@ -56,9 +60,12 @@ def _forecast(event: Event, entrants: int) -> core.Format:
 
 
 def small_swiss_warning(entrants: int, rounds: int) -> str:
-    return _("A Swiss of %(n)d players over %(r)d rounds may run out of legal pairings (a round "
-             "robin is the rule for 10 or fewer); when a round cannot be paired, pair it by "
-             "hand.") % {"n": entrants, "r": rounds}
+    return ngettext(
+        "A Swiss of %(n)d player (rounds: %(r)d) may run out of legal pairings (a round robin "
+        "is the rule for 10 or fewer); when a round cannot be paired, pair it by hand.",
+        "A Swiss of %(n)d players (rounds: %(r)d) may run out of legal pairings (a round robin "
+        "is the rule for 10 or fewer); when a round cannot be paired, pair it by hand.",
+        entrants) % {"n": entrants, "r": rounds}
 
 
 def event_format(event: Event, *, entrants: int | None = None,
@@ -99,7 +106,7 @@ def settle(event: Event, *, user=None) -> None:
     _renumber(players, order)
     event.pairing_system, event.rounds_planned = fmt.system.value, fmt.rounds
     event.save(update_fields=["pairing_system", "rounds_planned", "lot_seed"])
-    summary = _("%(system)s over %(rounds)d rounds for %(n)d players; pairing numbers "
+    summary = _("%(system)s; rounds: %(rounds)d; players: %(n)d; pairing numbers "
                 "%(order)s.") % {
         "system": Event.PairingSystem(fmt.system.value).label, "rounds": fmt.rounds,
         "n": len(players), "order": order_text(event),

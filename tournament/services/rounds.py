@@ -120,7 +120,9 @@ def _check_ready_to_pair(event: Event, number: int) -> None:
         raise ServiceError(_("An event needs at least two players."))
     planned = event_format.planned_rounds(event)
     if number > planned:
-        raise ServiceError(_("All %(n)d planned rounds are paired.") % {"n": planned})
+        raise ServiceError(ngettext("The %(n)d planned round is paired.",
+                                    "All %(n)d planned rounds are paired.", planned)
+                           % {"n": planned})
     previous = event.rounds.filter(number=number - 1).first()
     if previous is not None:
         if previous.status == Round.Status.DRAFTED:

@@ -55,9 +55,11 @@ def test_the_guide_page_renders_with_its_screenshots(client):
     assert b"".join(image.streaming_content).startswith(PNG)
 
 
-def test_every_arbiter_page_links_to_the_guide(arbiter_client, event):
-    page = arbiter_client.get(reverse("arbiter_dashboard", args=[event.slug]))
-    assert f'href="{reverse("arbiter_guide")}"' in page.content.decode()
+def test_the_arbiter_menu_and_the_home_page_link_to_the_guide(arbiter_client, event):
+    link = f'href="{reverse("arbiter_guide")}"'
+    for page in (reverse("arbiter_dashboard", args=[event.slug]),
+                 reverse("arbiter_players", args=[event.slug]), reverse("home")):
+        assert link in arbiter_client.get(page).content.decode(), page
 
 
 def test_every_image_the_guide_shows_exists_and_can_be_served():
@@ -65,6 +67,12 @@ def test_every_image_the_guide_shows_exists_and_can_be_served():
     for name in IMAGE_LINKS:
         assert IMAGE_NAME.fullmatch(name), f"{name}: the guide page cannot serve this name"
         assert (IMAGES / name).is_file(), f"docs/images/{name} is missing: run the scripts"
+
+
+def test_every_guide_screenshot_is_shown_by_the_guide():
+    """The script writes docs/images/guide-*.png for the guide: none may be left unused."""
+    written = {path.name for path in IMAGES.glob("guide-*.png")}
+    assert written and written <= set(IMAGE_LINKS), written - set(IMAGE_LINKS)
 
 
 @pytest.mark.parametrize("name", ["../arbiter-guide.md", "missing.png", "Page.png",

@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.contrib.auth.models import Permission
 
 from clocks import services as clock_services
 from games.models import GameRecord
+from tests.accounts import make_organiser
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,
@@ -133,8 +133,7 @@ def event(arbiter):  # noqa: F811
     """Made before the browser starts: Playwright's event loop in this thread would keep the
     clock services from publishing the started clocks. The arbiter may also create events, so
     that the new-event and import pages open too."""
-    arbiter.user_permissions.add(
-        Permission.objects.get(content_type__app_label="tournament", codename="add_event"))
+    make_organiser(arbiter)
     return build_event(arbiter)
 
 

@@ -8,8 +8,8 @@ event the browser built.
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 
+from tests.accounts import make_organiser
 from tests.browser.test_clock_browser import TIMEOUT_MS, browser, server  # noqa: F401
 from tests.scenarios import checks
 from tests.scenarios.story import EventStory
@@ -24,10 +24,7 @@ WINNER, LOSER = ["10", "11", "12", "13", "14", "15"], ["9", "11", "12", "13", "1
 
 @pytest.fixture
 def organiser(transactional_db):
-    user = get_user_model().objects.create_user("organiser", password=PASSWORD)
-    user.user_permissions.add(
-        Permission.objects.get(content_type__app_label="tournament", codename="add_event"))
-    return user
+    return make_organiser(get_user_model().objects.create_user("organiser", password=PASSWORD))
 
 
 def types_slip(page, first, second):

@@ -2,8 +2,8 @@
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 
+from tests.accounts import make_organiser
 from tournament import services
 
 
@@ -14,9 +14,8 @@ def arbiter(db):
 
 @pytest.fixture
 def organiser(db):
-    user = get_user_model().objects.create_user("sec-organiser", password="pw-sec-organiser-1")
-    user.user_permissions.add(Permission.objects.get(codename="add_event",
-                                                     content_type__app_label="tournament"))
+    user = make_organiser(
+        get_user_model().objects.create_user("sec-organiser", password="pw-sec-organiser-1"))
     return user
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tests.accounts import make_organiser
 from tournament import backup
 from tournament.models import Event
 
@@ -72,13 +73,11 @@ def test_the_operators_command_line_restore_keeps_the_files_arbiters(arbiter, ev
 
 
 def test_the_home_page_offers_new_events_only_to_organisers(client, django_user_model):
-    from django.contrib.auth.models import Permission
     from django.urls import reverse as url_for
 
     plain = django_user_model.objects.create_user("plain", password="pw-plain-1")
     client.force_login(plain)
     assert url_for("event_create") not in client.get(url_for("home")).content.decode()
-    plain.user_permissions.add(Permission.objects.get(codename="add_event",
-                                                      content_type__app_label="tournament"))
+    make_organiser(plain)
     client.force_login(plain)
     assert url_for("event_create") in client.get(url_for("home")).content.decode()

@@ -4,18 +4,16 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 
+from tests.accounts import make_organiser
 from tournament import services, simulation
 
 
 @pytest.fixture
 def arbiter(db):
     """An arbiter who may also create and import events (the organiser permission)."""
-    user = get_user_model().objects.create_user("arbiter1", password="pw-arbiter-1")
-    user.user_permissions.add(Permission.objects.get(codename="add_event",
-                                                     content_type__app_label="tournament"))
-    return user
+    return make_organiser(
+        get_user_model().objects.create_user("arbiter1", password="pw-arbiter-1"))
 
 
 @pytest.fixture

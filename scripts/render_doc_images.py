@@ -37,8 +37,9 @@ TRANSLATED = [("standings", "ru", "print-standings-ru")]
 
 def build_demo_event():
     """The demo's players and clubs, three rounds played, round 4 paired and published."""
-    from tournament import services, simulation
-    from tournament.demo import DEMO_PLAYERS
+    from games import simulation
+    from games.demo import DEMO_PLAYERS
+    from tournament import services
 
     rng = random.Random(2025)
     event = services.create_event(

@@ -16,6 +16,7 @@ import random
 import pytest
 
 from clocks import services as clock_services
+from games import simulation
 from games.models import GameRecord
 from tests.accounts import make_organiser
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
@@ -25,7 +26,7 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     server,
     session_cookie,
 )
-from tournament import services, simulation
+from tournament import services
 from tournament.models import Board, Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tournament.demo import DEMO_SLUG
+from games.demo import DEMO_SLUG
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db

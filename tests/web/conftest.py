@@ -5,8 +5,9 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 
+from games import simulation
 from tests.accounts import make_organiser
-from tournament import services, simulation
+from tournament import services
 
 
 @pytest.fixture

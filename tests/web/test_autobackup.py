@@ -8,7 +8,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from tournament import autobackup, services, simulation
+from games import simulation
+from tournament import autobackup, services
 from tournament.models import Event
 from tournament.outcome import ResultError
 

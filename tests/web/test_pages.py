@@ -7,7 +7,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournament import services, simulation, standings_bridge
+from games import simulation
+from tournament import services, standings_bridge
 from tournament.models import Board, Event, Result
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament import services, simulation
+from games import simulation
+from tournament import services
 
 
 class Command(BaseCommand):

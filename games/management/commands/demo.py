@@ -19,7 +19,7 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tournament.demo import DEMO_SLUG, build_demo_event
+from games.demo import DEMO_SLUG, build_demo_event
 
 ARBITER = "arbiter"
 ADMIN = "admin"

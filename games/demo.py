@@ -12,7 +12,8 @@ import random
 
 from django.db import transaction
 
-from tournament import services, simulation
+from games import simulation
+from tournament import services
 from tournament.models import Event
 
 DEMO_SLUG = "demo-open"

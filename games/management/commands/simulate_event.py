@@ -5,7 +5,8 @@ import random
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import simulation, standings_bridge
+from games import simulation
+from tournament import standings_bridge
 
 
 class Command(BaseCommand):
@@ -14,7 +15,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, required=True)
-        parser.add_argument("--rounds", type=int, help="Swiss rounds (default: by field size)")
+        parser.add_argument("--rounds", type=int,
+                            help="planned Swiss rounds (default 7); as in a real event, 10 "
+                                 "players or fewer play a round robin whatever this says")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--name", help="event name (default: 'Simulated N')")
         parser.add_argument("--json", action="store_true", help="print one JSON object")

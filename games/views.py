@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games import live, throttle
 from games.engine import format_record, parse_record, verify
+from games.engine.board import COLOURS
 from games.models import GameRecord
 from games.services import MAX_RECORD_BYTES, RecordRejected, board_for_record, submit_record
 from tournament.models import Board, Round
@@ -257,7 +258,7 @@ def viewer_steps(text: str) -> list[dict]:
         steps.append({
             "seat": action.seat, "kind": action.kind, "text": str(action),
             "placement": str(action.placement) if action.placement else None,
-            "scores": {seat: dict(zip("RGBOYP", levels[i], strict=True))
+            "scores": {seat: dict(zip(COLOURS, levels[i], strict=True))
                        for i, seat in enumerate(("A", "B"))},
             "clock": action.clock,
         })

@@ -7,10 +7,10 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.board import COLOURS
 from tournament.models import Event, Player
 from tournament.validation import tiebreak_list
 
-COLOURS = "RGBOYP"
 _SCORE = re.compile(r"[0-9]{1,2}")
 VP_CHOICES = [("", "—"), ("1", "1"), ("0.5", "½"), ("0", "0")]
 

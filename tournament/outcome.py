@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-COLOURS = "RGBOYP"
+from games.engine.board import COLOURS
+
 MAX_SCORE = 18
 ONE, HALF, ZERO = Decimal("1"), Decimal("0.5"), Decimal("0")
 VALID_VP = (ONE, HALF, ZERO)

@@ -14,6 +14,7 @@ from typing import TypeVar
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
+from games.engine.board import COLOURS
 from tournament.models import Absence, Board, Event, Result
 from tournament.standings import (
     COLOUR_BY_COLOUR,
@@ -35,7 +36,6 @@ from tournament.standings import (
 
 T = TypeVar("T")
 
-COLOURS = "RGBOYP"
 
 
 def tiebreak_registry() -> Mapping[str, Tiebreak]:

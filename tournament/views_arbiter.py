@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from games.engine.board import COLOURS
 from tournament import services, tokens
 from tournament.forms import (
     EventForm,
@@ -318,11 +319,11 @@ def result_entry(request, event, number):
         )
     slip_rows = [
         (seat, getattr(board, seat),
-         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}")) for c in "RGBOYP"])
+         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}")) for c in COLOURS])
         for seat in ("first", "second")
     ] if board else []
     return render(request, "tournament/arbiter/result_entry.html", _ctx(
-        event, round=round_, boards=boards, board=board, form=form, colours="RGBOYP",
+        event, round=round_, boards=boards, board=board, form=form, colours=COLOURS,
         slip_rows=slip_rows,
     ))
 

@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+from .board import COLOURS
 from .errors import EngineError, NotationError
 from .record import (
     CONTROL_CHAR,
@@ -306,7 +307,7 @@ def _parse_claim(content: str, lineno: int, column: int | None, number: int) -> 
                 token=item,
             )
         points[colour] = amount
-    return tuple((c, points[c]) for c in "RGBOYP" if c in points)
+    return tuple((c, points[c]) for c in COLOURS if c in points)
 
 
 def _parse_action(line: str, lineno: int, number: int) -> tuple[Action, int, int | None]:

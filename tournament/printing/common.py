@@ -39,6 +39,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from games.engine.board import COLOURS
 from tournament.printing.data import EventInfo, PrintError
 
 FONT_DIR = Path(__file__).resolve().parents[2] / "static" / "fonts"
@@ -50,7 +51,6 @@ PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 36.0
 HEADER_H = 46.0
 
-COLOURS = "RGBOYP"
 #: The same inks as the web pages (static/css/site.css), so screen and paper agree.
 INK = {
     "R": colors.HexColor("#d62828"),

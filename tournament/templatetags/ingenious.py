@@ -5,6 +5,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.board import COLOURS
 from tournament import formatting
 from tournament.printing.data import cell_text
 
@@ -29,7 +30,6 @@ COLOUR_NAMES = {
     "Y": _("yellow"),
     "P": _("purple"),
 }
-COLOUR_ORDER = "RGBOYP"
 
 
 @register.simple_tag
@@ -55,9 +55,9 @@ def colour_bars(scores, maximum: int = 18):
     if not scores:
         return {"bars": []}
     if isinstance(scores, dict):
-        values = [(c, int(scores.get(c, 0))) for c in COLOUR_ORDER]
+        values = [(c, int(scores.get(c, 0))) for c in COLOURS]
     else:
-        values = list(zip(COLOUR_ORDER, (int(v) for v in scores), strict=False))
+        values = list(zip(COLOURS, (int(v) for v in scores), strict=False))
     return {
         "bars": [
             {"letter": c, "value": v, "percent": round(100 * v / maximum)} for c, v in values

@@ -21,9 +21,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import Game, format_record, random_game, verify
+from games.engine.board import COLOURS
 from games.engine.record import PLACE
 
-_COLOUR = {c: i for i, c in enumerate("RGBOYP")}
+_COLOUR = {c: i for i, c in enumerate(COLOURS)}
 
 
 class Command(BaseCommand):

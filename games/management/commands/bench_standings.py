@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import simulation
+from games.engine.board import COLOURS
 from tournament import services
 
 
@@ -42,7 +43,7 @@ class Command(BaseCommand):
                 services.publish_round(round_)
                 for board, result in services.boards_with_results(round_):
                     if result is None:
-                        scores = [{c: rng.randint(0, 18) for c in "RGBOYP"} for _ in "AB"]
+                        scores = [{c: rng.randint(0, 18) for c in COLOURS} for _ in "AB"]
                         services.record_result(board, "played", first_scores=scores[0],
                                                second_scores=scores[1])
             self.stdout.write(f"built {players} players x {rounds} rounds in "

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from games.engine.board import COLOURS
+from tournament.standings.model import compare_levels
 
 MAX_SCORE = 18
 ONE, HALF, ZERO = Decimal("1"), Decimal("0.5"), Decimal("0")
@@ -71,9 +72,11 @@ def differences(own: dict[str, int], other: dict[str, int]) -> list[int]:
 
 
 def compare_scores(first: dict[str, int], second: dict[str, int]) -> int:
-    """+1 if the first player wins, -1 if the second does, 0 for the only draw (equal levels)."""
-    a, b = levels(first), levels(second)
-    return (a > b) - (a < b)
+    """+1 if the first player wins, -1 if the second does, 0 for the only draw (equal levels).
+
+    The rule itself is the standings core's ``compare_levels``: one implementation.
+    """
+    return compare_levels([first[c] for c in COLOURS], [second[c] for c in COLOURS])
 
 
 def _vp(value, field: str) -> Decimal:

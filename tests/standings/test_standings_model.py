@@ -5,7 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from tournament.outcome import compare_scores
 from tournament.standings import (
     Bye,
     EventResults,
@@ -16,7 +19,7 @@ from tournament.standings import (
     ResultKind,
     StandingsError,
 )
-from tournament.standings.model import level_vector, played_vp
+from tournament.standings.model import compare_levels, level_vector, played_vp
 
 HALF = Fraction(1, 2)
 LOW = (3, 9, 9, 10, 12, 14)
@@ -123,3 +126,12 @@ def test_event_converts_lists_and_knows_its_last_round() -> None:
     assert isinstance(event.players, tuple)
     assert event.last_round == 2
     assert EventResults([Player("a", "Ada")]).last_round == 0
+
+
+@given(st.lists(st.integers(0, 18), min_size=6, max_size=6),
+       st.lists(st.integers(0, 18), min_size=6, max_size=6))
+def test_the_result_rule_is_antisymmetric_and_draws_only_on_equal_levels(a, b):
+    assert compare_levels(a, b) == -compare_levels(b, a)
+    assert (compare_levels(a, b) == 0) == (sorted(a) == sorted(b))
+    as_dicts = [dict(zip("RGBOYP", v, strict=True)) for v in (a, b)]
+    assert compare_scores(*as_dicts) == compare_levels(a, b)

@@ -29,6 +29,7 @@ __all__ = [
     "ResultKind",
     "Scores",
     "VPLike",
+    "compare_levels",
     "level_vector",
     "played_vp",
 ]
@@ -111,19 +112,26 @@ def level_vector(scores: Sequence[int]) -> Scores:
     return tuple(sorted(scores))  # type: ignore[return-value]
 
 
+def compare_levels(first_scores: Sequence[int], second_scores: Sequence[int]) -> int:
+    """The game's result rule, the one implementation: +1 if the first player wins, -1 if the
+    second does, 0 for the only draw.
+
+    The lexicographically higher ascending level vector wins (lowest colour first);
+    identical level vectors (all six colours at the same levels) are the only draw.
+    """
+    first, second = level_vector(first_scores), level_vector(second_scores)
+    return (first > second) - (first < second)
+
+
 def played_vp(
     first_scores: Sequence[int], second_scores: Sequence[int]
 ) -> tuple[Fraction, Fraction]:
-    """VP of a game played to the end: the lexicographically higher level vector wins.
-
-    Identical level vectors (all six colours at the same levels) are the only draw.
-    """
-    first, second = level_vector(first_scores), level_vector(second_scores)
-    if first > second:
-        return Fraction(1), Fraction(0)
-    if first < second:
-        return Fraction(0), Fraction(1)
-    return HALF, HALF
+    """VP of a game played to the end (see :func:`compare_levels`)."""
+    return {
+        1: (Fraction(1), Fraction(0)),
+        -1: (Fraction(0), Fraction(1)),
+        0: (HALF, HALF),
+    }[compare_levels(first_scores, second_scores)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,3 +33,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """Each test starts with empty throttle counters.
+
+    Throttles count per board id in the cache; the database reuses ids after a test's rollback,
+    so without this a test could inherit an earlier test's count and be refused (429).
+    """
+    from django.core.cache import cache  # here: Django is configured only once pytest-django ran
+
+    cache.clear()

@@ -26,6 +26,10 @@ _ABSENCE_STATUS = {
 }
 
 
+class IncompleteRound(ValueError):
+    """A round before the one asked about still lacks results: nothing sound to build on."""
+
+
 def settings_for(event: Event) -> core.Settings:
     """The event's scoring and first-move rule (a lot uses the seed drawn at round 1)."""
     first_move = event.first_mover
@@ -78,7 +82,7 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None) ->
         b = seed[board.second_id]
         result = accepted.get(board.pk)
         if result is None:
-            raise ValueError(f"round {rnd}, board {board.number} has no result")
+            raise IncompleteRound(f"round {rnd}, board {board.number} has no result")
         code_a, code_b = _game_codes(result)
         history[a][rnd] = core.RoundRecord(code_a, b, True)
         history[b][rnd] = core.RoundRecord(code_b, a, False)

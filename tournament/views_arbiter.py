@@ -21,7 +21,6 @@ from tournament.forms import (
     SlipForm,
 )
 from tournament.models import Absence, Board, Player, Result, Round
-from tournament.outcome import ResultError
 from tournament.permissions import arbiter_required
 from tournament.standings_bridge import inconsistencies, reading_notes, tiebreak_registry
 from tournament.tiebreak_texts import texts
@@ -294,8 +293,6 @@ def result_entry(request, event, number):
                     board, Result.Kind.PLAYED, user=request.user,
                     first_scores=form.scores("first"), second_scores=form.scores("second"),
                 )
-            except ResultError as exc:
-                form.add_error(None, exc.message)
             except services.ServiceError as exc:
                 form.add_error(None, str(exc))
             else:
@@ -346,9 +343,9 @@ def board_result(request, event, board_id):
                 second_vp=data["second_vp"] or None, reason=data["reason"],
                 correction=accepted is not None, expected_version=data["expected_version"],
             )
-        except ResultError as exc:
+        except services.InvalidResult as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        except services.StaleResult as exc:
+        except services.ServiceError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("Result saved (version %(v)d).")
@@ -367,7 +364,7 @@ def conflict_resolve(request, event, result_id):
     try:
         services.resolve_conflict(conflict, accept=request.POST.get("accept") == "1",
                                   user=request.user, reason=request.POST.get("reason", ""))
-    except (ResultError, services.ServiceError) as exc:
+    except services.ServiceError as exc:
         _fail(request, exc)
     else:
         messages.success(request, _("Conflict resolved."))

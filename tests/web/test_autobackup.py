@@ -11,7 +11,6 @@ from django.urls import reverse
 from games import simulation
 from tournament import autobackup, services
 from tournament.models import Event
-from tournament.outcome import ResultError
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +92,7 @@ def test_a_rolled_back_result_writes_no_backup(arbiter, backups, settings,
         services.add_player(event, name=name)
     round_ = services.pair_next_round(event)
     board = round_.boards.get()
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(ResultError):
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.InvalidResult):
         services.record_result(board, "played", first_scores=[1] * 6, second_scores="junk")
     assert autobackup.stored(event) == []
     with django_capture_on_commit_callbacks(execute=True):

@@ -8,7 +8,6 @@ from django.db import connection
 
 from tournament import services
 from tournament.models import Board, Result
-from tournament.outcome import ResultError
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +59,7 @@ def test_a_disagreeing_submission_is_kept_as_a_conflict(board):
 def test_accepting_a_conflict_makes_a_new_version_and_keeps_the_old(board, arbiter):
     services.record_result(board, "played", first_scores=A, second_scores=B)
     conflict = services.record_result(board, "played", first_scores=B, second_scores=A).result
-    with pytest.raises(ResultError):
+    with pytest.raises(services.InvalidResult):
         services.resolve_conflict(conflict, accept=True, user=arbiter, reason=" ")
     accepted = services.resolve_conflict(conflict, accept=True, user=arbiter,
                                          reason="slip re-checked")
@@ -72,7 +71,7 @@ def test_accepting_a_conflict_makes_a_new_version_and_keeps_the_old(board, arbit
 
 def test_a_correction_needs_a_reason_and_supersedes(board, arbiter):
     services.record_result(board, "played", first_scores=A, second_scores=B)
-    with pytest.raises(ResultError) as excinfo:
+    with pytest.raises(services.InvalidResult) as excinfo:
         services.record_result(board, "forfeit", loser_seat="first", correction=True)
     assert excinfo.value.field == "reason"
     fixed = services.record_result(board, "forfeit", loser_seat="first", correction=True,
@@ -102,14 +101,14 @@ def test_a_correction_based_on_a_stale_version_is_refused(board):
     ],
 )
 def test_impossible_scores_are_refused_with_the_field_and_nothing_written(board, kwargs, field):
-    with pytest.raises(ResultError) as excinfo:
+    with pytest.raises(services.InvalidResult) as excinfo:
         services.record_result(board, "played", **kwargs)
     assert excinfo.value.field == field
     assert not Result.objects.filter(board=board).exists()
 
 
 def test_decisions_need_a_reason(board):
-    with pytest.raises(ResultError):
+    with pytest.raises(services.InvalidResult):
         services.record_result(board, "decision", first_vp="0.5", second_vp="0")
     result = services.record_result(board, "decision", first_vp="0.5", second_vp="0",
                                     reason="both late; first player arrived first").result
@@ -122,7 +121,7 @@ def test_a_bye_board_takes_only_a_bye(event):
     round_ = services.pair_next_round(event)
     bye = round_.boards.get(second__isnull=True)
     assert services.current_result(bye).first_vp == event.bye_vp
-    with pytest.raises(ResultError):
+    with pytest.raises(services.InvalidResult):
         services.record_result(bye, "played", first_scores=A, second_scores=B)
 
 

@@ -6,7 +6,13 @@ models themselves. Split by topic: ``events`` (events and players), ``results`` 
 versions), ``rounds`` (pairing and the round life cycle).
 """
 
-from tournament.services.errors import NeedsConfirmation, Recorded, ServiceError, StaleResult
+from tournament.services.errors import (
+    InvalidResult,
+    NeedsConfirmation,
+    Recorded,
+    ServiceError,
+    StaleResult,
+)
 from tournament.services.events import (
     add_player,
     cancel_absence,
@@ -38,6 +44,7 @@ from tournament.services.rounds import (
 )
 
 __all__ = [
+    "InvalidResult",
     "NeedsConfirmation",
     "Recorded",
     "ServiceError",

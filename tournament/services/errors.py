@@ -11,6 +11,19 @@ class ServiceError(Exception):
     """An action the arbiter asked for that the rules or the event's state do not allow."""
 
 
+class InvalidResult(ServiceError):
+    """A result that cannot be recorded as given; ``field`` names the input at fault.
+
+    The outcome core's ``ResultError`` becomes this at the service boundary, so that views and
+    the API see one refusal type from the service layer.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
 class StaleResult(ServiceError):
     """The result changed since the form was shown; nothing was written."""
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from tournament import autobackup
 from tournament.models import Board, Result
 from tournament.outcome import Outcome, ResultError, derive_outcome
-from tournament.services.errors import Recorded, ServiceError, StaleResult
+from tournament.services.errors import InvalidResult, Recorded, ServiceError, StaleResult
 from tournament.services.validation import checked
 
 
@@ -63,21 +63,24 @@ def record_result(
     board = Board.objects.select_for_update().select_related("round__event").get(pk=board.pk)
     event = board.round.event
     if board.is_bye and kind != Result.Kind.BYE:
-        raise ResultError("kind", _("A bye has no game to report."))
+        raise InvalidResult("kind", _("A bye has no game to report."))
     if not board.is_bye and kind == Result.Kind.BYE:
-        raise ResultError("kind", _("Only a bye board takes a bye result."))
+        raise InvalidResult("kind", _("Only a bye board takes a bye result."))
     if kind == Result.Kind.DECISION and not reason.strip():
-        raise ResultError("reason", _("An arbiter decision needs a reason."))
-    outcome = derive_outcome(
-        kind, first_scores=first_scores, second_scores=second_scores, loser_seat=loser_seat,
-        first_vp=first_vp, second_vp=second_vp, bye_vp=event.bye_vp,
-    )
+        raise InvalidResult("reason", _("An arbiter decision needs a reason."))
+    try:
+        outcome = derive_outcome(
+            kind, first_scores=first_scores, second_scores=second_scores,
+            loser_seat=loser_seat, first_vp=first_vp, second_vp=second_vp, bye_vp=event.bye_vp,
+        )
+    except ResultError as exc:
+        raise InvalidResult(exc.field, exc.message) from None
     accepted = current_result(board)
     if accepted is not None and _same(accepted, outcome, kind):
         return Recorded(accepted, created=False, conflict=False)
     if correction:
         if not reason.strip():
-            raise ResultError("reason", _("A correction needs a reason."))
+            raise InvalidResult("reason", _("A correction needs a reason."))
         seen = accepted.version if accepted else None
         if expected_version is not None and expected_version != seen:
             raise StaleResult(
@@ -121,7 +124,7 @@ def _is_user(user) -> bool:
 def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Result:
     """Accept a conflicting submission (it becomes a new accepted version) or dismiss it."""
     if not reason.strip():
-        raise ResultError("reason", _("Resolving a conflict needs a reason."))
+        raise InvalidResult("reason", _("Resolving a conflict needs a reason."))
     Board.objects.select_for_update().get(pk=conflict.board_id)
     conflict = Result.objects.get(pk=conflict.pk)
     if conflict.status != Result.Status.CONFLICT:

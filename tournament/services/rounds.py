@@ -208,7 +208,7 @@ def _pair(event: Event, number: int):
             _("Round %(n)d has no legal pairing (%(why)s). Pair it by hand.")
             % {"n": number, "why": exc}
         ) from exc
-    except (core.PairingError, ValueError) as exc:
+    except (core.PairingError, pairing_bridge.IncompleteRound) as exc:
         raise ServiceError(_("Round %(n)d cannot be paired: %(why)s") % {"n": number, "why": exc}
                            ) from exc
 
@@ -380,5 +380,5 @@ def _check_can_play(player, number: int) -> None:
 def pairing_warnings(round_: Round) -> list[str]:
     try:
         return [str(w) for w in pairing_bridge.warnings_for(round_)]
-    except ValueError as exc:  # an earlier round lacks results: nothing sound to check
+    except (pairing_bridge.IncompleteRound, core.PairingError) as exc:
         return [str(exc)]

@@ -25,14 +25,13 @@ import asyncio
 import contextlib
 import logging
 import threading
-from contextvars import ContextVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Min
 
-from clocks import services
+from clocks import server_context, services
 from clocks.models import Clock
 from tournament.models import Board
 
@@ -140,30 +139,12 @@ class _InProcess:
                 await task
 
 
-#: The embedded timer of the ASGI call being handled, set by the middleware around each call
-#: (see ``services.server_loop`` for why a context variable and not a module-level instance):
-#: changes made by the call, in whatever worker thread, wake the timer of their own server, and
-#: code outside any server (commands, the separate timer, tests) finds none and wakes nothing.
-current: ContextVar[_InProcess | None] = ContextVar("clock_flag_timer", default=None)
-
-
-def notify(deadline: int | None = None) -> None:
-    """A clock changed: wake the in-process timer if ``deadline`` comes before its next tick.
-
-    Safe from any thread and a no-op where no in-process timer runs (the separate timer
-    process polls instead).
-    """
-    timer = current.get()
-    if timer is not None:
-        timer.notify(deadline)
-
-
 class FlagTimerMiddleware:
     """ASGI wrapper owning the embedded flag timer (see the module docstring).
 
     The timer belongs to the wrapper (one per application, so one per server process), not to
     the module. Around each call the wrapper makes the timer and the server's event loop known
-    to what the call runs (``current`` and ``services.server_loop``), instead of rebinding
+    to what the call runs (``server_context``), instead of rebinding
     module globals on every call.
     """
 
@@ -172,16 +153,16 @@ class FlagTimerMiddleware:
         self.timer = _InProcess()
 
     async def __call__(self, scope, receive, send):
-        loop_token = services.server_loop.set(asyncio.get_running_loop())
-        timer_token = current.set(self.timer)
+        loop_token = server_context.server_loop.set(asyncio.get_running_loop())
+        timer_token = server_context.timer.set(self.timer)
         try:
             if scope["type"] == "lifespan":
                 return await self._lifespan(receive, send)
             self.ensure_started()
             return await self.app(scope, receive, send)
         finally:
-            current.reset(timer_token)
-            services.server_loop.reset(loop_token)
+            server_context.timer.reset(timer_token)
+            server_context.server_loop.reset(loop_token)
 
     def ensure_started(self) -> None:
         """Start the timer in the running event loop (once), unless FLAG_TIMER is off."""

@@ -16,7 +16,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +25,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clocks import clock as core
-from clocks import rows
+from clocks import rows, server_context
 from clocks.clock import ClockState, IgnoredReason, Press, Side
 from clocks.models import Clock, ClockLogEntry, compact
 from tournament.models import Board, Round
@@ -240,14 +239,6 @@ def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
     transaction.on_commit(lambda: publish(messages), robust=True)
 
 
-#: The event loop of the ASGI server handling the current call, set by
-#: ``flagtimer.FlagTimerMiddleware`` around each call. A context variable, not a module global
-#: rebound on every call: it follows the call into the worker threads of
-#: ``database_sync_to_async`` (asgiref runs them in a copy of the caller's context) and into the
-#: tasks the call starts (the embedded flag timer), and it is unset everywhere else (commands,
-#: the separate flag timer, synchronous tests), so no loop outlives the call that set it.
-server_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("clock_server_loop",
-                                                                       default=None)
 
 
 def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
@@ -259,19 +250,17 @@ def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
     sends that overtake each other do no harm. Elsewhere (commands, the separate flag timer,
     sync tests) it sends and waits.
     """
-    from clocks import flagtimer
-
     messages = list(messages)
     layer = get_channel_layer()
     if layer is not None and messages:
-        loop = server_loop.get()
+        loop = server_context.server_loop.get()
         if loop is not None and loop.is_running() and not _in_loop(loop):
             future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
             future.add_done_callback(_log_failure)
         else:
             async_to_sync(_send_all)(layer, messages)
     deadlines = [snap["deadline_ms"] for _b, _r, snap in messages if snap["deadline_ms"]]
-    flagtimer.notify(min(deadlines, default=None))
+    server_context.notify(min(deadlines, default=None))
 
 
 def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:

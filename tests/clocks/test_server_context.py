@@ -10,11 +10,11 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from clocks import flagtimer, services
+from clocks import flagtimer, server_context
 
 
 def seen_in_a_worker_thread() -> tuple:
-    return services.server_loop.get(), flagtimer.current.get()
+    return server_context.server_loop.get(), server_context.timer.get()
 
 
 @pytest.mark.asyncio
@@ -27,5 +27,5 @@ async def test_a_call_sees_its_server_loop_and_timer_in_worker_threads():
     wrapper = flagtimer.FlagTimerMiddleware(app)
     await wrapper({"type": "http"}, None, None)
     assert seen == [(asyncio.get_running_loop(), wrapper.timer)]
-    assert (services.server_loop.get(), flagtimer.current.get()) == (None, None)
+    assert (server_context.server_loop.get(), server_context.timer.get()) == (None, None)
 

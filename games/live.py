@@ -16,7 +16,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clocks import services as clock_services
 from clocks.clock import ClockState
+from clocks.models import Clock
+from games import services as game_services
 from games.engine import EngineError, Game, format_record, parse_record, replay
 from games.models import LiveGame
 from tournament.models import Board
@@ -117,11 +120,8 @@ def _parse_action(data: dict[str, Any]) -> dict[str, Any]:
 
 def _clock_now(board: Board) -> ClockState | None:
     """The board's clock as it stands now, flags due applied (None while the board has none)."""
-    from clocks.models import Clock
-    from clocks.services import now_ms
-
     clock = Clock.objects.filter(board_id=board.pk).first()
-    return None if clock is None else clock.core.at(now_ms())
+    return None if clock is None else clock.core.at(clock_services.now_ms())
 
 
 def _clock_flags(clock: ClockState | None, game: Game, actions: list[dict[str, Any]]) -> list[dict]:
@@ -221,8 +221,6 @@ def undo(board: Board, *, expected_version: int) -> LiveState:
 
 def record_text(board: Board, actions: list[dict[str, Any]], result: str | None) -> str:
     """The game record of the entries, with each turn's clock time where the clock knows it."""
-    from clocks import services as clock_services
-
     remaining = {p.number: p.remaining_ms for p in clock_services.presses(board)}
     clean = []
     for index, action in enumerate(actions):
@@ -240,8 +238,6 @@ def record_text(board: Board, actions: list[dict[str, Any]], result: str | None)
 @transaction.atomic
 def confirm(board: Board, seat: str, *, expected_version: int):
     """A player confirms the finished game; when both have, the record is submitted."""
-    from games import services as game_services
-
     live = _live(board)
     if seat not in SEATS:
         raise LiveRefused(_("Seat must be A or B."))

@@ -92,3 +92,34 @@ def test_the_event_app_never_imports_the_apps_that_stand_on_it():
     assert not new, f"the event app imports upward: {sorted(new)}"
     gone = KNOWN_UPWARD - upward
     assert not gone, f"remove these from KNOWN_UPWARD, they are fixed: {sorted(gone)}"
+
+
+def _hidden_imports(path: Path) -> list[str]:
+    """Project imports inside functions, except in ``AppConfig.ready`` (Django's own idiom:
+    the app registry must be ready before an app's models are imported)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef) or func.name == "ready":
+            continue
+        for node in ast.walk(func):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names
+                      if _within(name, ("tournament", "games", "clocks"))]
+    return found
+
+
+def test_no_project_import_hides_inside_a_function():
+    hidden = [
+        line
+        for package in ("tournament", "games", "clocks")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+        for line in _hidden_imports(path)
+    ]
+    assert not hidden, "imports inside functions (move them up, or move the code):\n" + "\n".join(
+        hidden)

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from clocks import rows, services
 from clocks.benchsupport import AsgiServer, create_clock_event
 from tournament.models import Round
 
@@ -216,8 +217,6 @@ class Command(BaseCommand):
                 raise CommandError(f"only servers on 127.0.0.1 may be benchmarked, not {url}")
         if not urls and o["workers"] > 1 and not os.environ.get("REDIS_URL"):
             raise CommandError("several workers need REDIS_URL (a shared channel layer)")
-        from clocks import rows, services
-
         slug = f"bench-{int(time.time())}"
         cookie, user = arbiter_cookie(slug)
         round_ = create_clock_event(o["boards"], arbiter=user, slug=slug, time_control="3600",
@@ -257,8 +256,6 @@ class Command(BaseCommand):
         this process, CPU and wall per press, through rows.py's statements and through the ORM
         (``rows.SQL``), game by game on fresh boards, the order alternating. CPU time is the
         figure that another load on the same cores disturbs least."""
-        from clocks import rows, services
-
         round_ = create_clock_event(2 * games, slug=f"bench-path-{int(time.time())}",
                                     time_control="3600", name="Clock benchmark")
         services.start_round(round_, who="bench")

@@ -25,7 +25,7 @@ CORES = (
     "clocks.clock_types",
     "clocks.timecontrol",
 )
-PROJECT = ("tournament.settings", "tournament.settings_test", "tournament.urls",
+PROJECT = ("tournament.settings", "tournament.urls",
            "tournament.asgi", "tournament.wsgi")
 APPS_ABOVE_EVENTS = ("games", "clocks")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings_test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 
 import django  # noqa: E402
 

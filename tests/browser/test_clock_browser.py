@@ -1,6 +1,6 @@
 """The board clock in a real Chromium: press, see the other side run, see the hall follow.
 
-A daphne subprocess serves the test database (a file for SQLite, see settings_test.py), so the
+A daphne subprocess serves the test database (a file for SQLite, see tests/settings.py), so the
 pages, the sockets and the services run exactly as at a venue. Works on both CI passes: with
 the in-memory channel layer the single server process is the whole deployment.
 """

@@ -49,7 +49,7 @@ print(throttle.allow(sys.argv[1], limit=3, window_s=600))
 def test_two_worker_processes_count_against_one_limit(tmp_path):
     """Five uses from five processes: the first three pass, the last two are refused."""
     key = f"shared-{os.getpid()}-{tmp_path.name}"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tournament.settings_test"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"}
     answers = [
         subprocess.run([sys.executable, "-c", COUNT_ONCE, key], cwd=ROOT, env=env,
                        capture_output=True, text=True, timeout=60, check=True).stdout.strip()

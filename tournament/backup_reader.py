@@ -12,7 +12,7 @@ which ``backup.import_event`` then writes in one transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
@@ -118,25 +118,21 @@ class _Reader:
         return value
 
     def moment(self, text, path: str) -> datetime | None:
-        if text is None:
-            return None
-        try:
-            value = parse_datetime(text) if isinstance(text, str) else None
-        except ValueError:
-            value = None
-        if value is None:
-            self.problem(path, f"{text!r} is not a date and time")
-        return value
+        return self._parsed(text, path, parse_datetime, "a date and time")
 
-    def day(self, text, path: str):
+    def day(self, text, path: str) -> date | None:
+        return self._parsed(text, path, parse_date, "a date")
+
+    def _parsed(self, text, path: str, parse, what: str):
+        """``parse(text)`` for an ISO text; ``None`` stays ``None``; anything else a problem."""
         if text is None:
             return None
         try:
-            value = parse_date(text) if isinstance(text, str) else None
-        except ValueError:
+            value = parse(text) if isinstance(text, str) else None
+        except ValueError:  # well-formed but impossible, like 2026-13-45
             value = None
         if value is None:
-            self.problem(path, f"{text!r} is not a date")
+            self.problem(path, f"{text!r} is not {what}")
         return value
 
     def check(self, instance, path: str, exclude=()) -> None:

@@ -35,6 +35,25 @@ class GameRecord(models.Model):
         return f"record for {self.board}"
 
 
+class ResultRecord(models.Model):
+    """The game record a result version was derived from.
+
+    The link lives here, beside the records, and points down at the event app's result: the
+    event app stores results without knowing that records exist (it asks
+    ``tournament.result_origins`` when it shows one). Several versions may share a record (a
+    conflict accepted later becomes a new version of the same record); a record that a result
+    stands on cannot be deleted by itself.
+    """
+
+    result = models.OneToOneField(
+        "tournament.Result", on_delete=models.CASCADE, related_name="record_link"
+    )
+    record = models.ForeignKey(GameRecord, on_delete=models.RESTRICT, related_name="result_links")
+
+    def __str__(self) -> str:
+        return f"{self.result} from {self.record}"
+
+
 class LiveGame(models.Model):
     """The move log being entered at a board, one action at a time (the live scoresheet).
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.engine import EngineError, Record, VerifiedGame, format_record, parse_record, verify
-from games.models import GameRecord
+from games.models import GameRecord, ResultRecord
 from tournament import services as event_services
 from tournament.models import Board, Result
 
@@ -158,7 +158,16 @@ def submit_record(board: Board, source: str | bytes, *, user=None, via: str = "a
         board, kind, user=user, source=Result.Source.RECORD,
         first_scores=game.scores["A"], second_scores=game.scores["B"],
         loser_seat={"A": "first", "B": "second"}[resigned[0]] if resigned else "",
-        record=stored, entered_by_label=label or via,
-        reason=_("verified game record"),
+        entered_by_label=label or via, reason=_("verified game record"),
     )
+    if recorded.created:
+        ResultRecord.objects.create(result=recorded.result, record=stored)
     return Submission(stored, created, recorded.result, recorded.conflict)
+
+
+def carry_record_link(sender, *, result: Result, source: Result, **kwargs) -> None:
+    """A version that repeats an earlier one (an accepted conflict) stands on its record too
+    (receiver of ``tournament.signals.result_carried_over``)."""
+    link = ResultRecord.objects.filter(result=source).first()
+    if link is not None:
+        ResultRecord.objects.create(result=result, record=link.record)

@@ -1,10 +1,11 @@
 """The import graph as docs/architecture.md draws it, checked on every module's source.
 
 Layers, bottom up: the pure cores (no Django, no app code); the event app (``tournament``);
-the ``games`` and ``clocks`` apps, which stand on the event app; the project modules
-(settings, URLs, ASGI/WSGI) that put everything together. An import may point down or
-sideways within its layer, never up. Imports inside functions count too: hiding one there does
-not change the dependency.
+the ``games`` and ``clocks`` apps, which stand on the event app; ``backups``, which carries
+both the event and its game records; the project modules (settings, URLs, ASGI/WSGI) that put
+everything together. An import may point down or sideways within its layer, never up. Imports
+inside functions count too: hiding one there does not change the dependency. Foreign keys
+count as well: a string reference to another app's model is a dependency that no import shows.
 """
 
 from __future__ import annotations
@@ -27,15 +28,9 @@ CORES = (
 )
 PROJECT = ("tournament.settings", "tournament.urls",
            "tournament.asgi", "tournament.wsgi")
-APPS_ABOVE_EVENTS = ("games", "clocks")
-
-#: Upward imports that remain from before the layering (issue #13), each to be removed by
-#: moving the code to the app it belongs to. The test fails when a new one appears, and when
-#: one listed here is gone (so that the list only shrinks).
-KNOWN_UPWARD = {
-    ("tournament.backup", "games"),
-    ("tournament.backup_reader", "games"),
-}
+PACKAGES = ("tournament", "games", "clocks", "backups")
+#: Each app's layer, bottom up; an app may use the apps of lower layers and of its own.
+LAYER = {"tournament": 0, "games": 1, "clocks": 1, "backups": 2}
 
 
 def _module_name(path: Path) -> str:
@@ -55,7 +50,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def _modules():
-    for package in ("tournament", "games", "clocks"):
+    for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             if "migrations" in path.parts:
                 continue
@@ -74,24 +69,42 @@ def test_a_core_imports_neither_django_nor_app_code(module):
     bad = sorted(
         name for name in MODULES[module]
         if name.split(".")[0] in ("django", "channels", "daphne")
-        or (_within(name, ("tournament", "games", "clocks")) and not _within(name, CORES))
+        or (_within(name, PACKAGES) and not _within(name, CORES))
     )
     assert not bad, f"{module} is a pure core but imports {bad}"
 
 
-def test_the_event_app_never_imports_the_apps_that_stand_on_it():
-    upward = {
-        (module, name.split(".")[0])
+def _app(module: str) -> str | None:
+    """The app a module belongs to for layering (None: a core or a project module)."""
+    if _within(module, CORES) or _within(module, PROJECT):
+        return None
+    return module.split(".")[0]
+
+
+def test_no_app_imports_an_app_above_it():
+    upward = sorted(
+        f"{module} imports {name}"
         for module, names in MODULES.items()
-        if _within(module, ("tournament",)) and not _within(module, PROJECT)
-        and not _within(module, CORES)
+        if (app := _app(module)) is not None
         for name in names
-        if _within(name, APPS_ABOVE_EVENTS) and not _within(name, CORES)
-    }
-    new = upward - KNOWN_UPWARD
-    assert not new, f"the event app imports upward: {sorted(new)}"
-    gone = KNOWN_UPWARD - upward
-    assert not gone, f"remove these from KNOWN_UPWARD, they are fixed: {sorted(gone)}"
+        if (other := _app(name)) in LAYER and LAYER[other] > LAYER[app]
+    )
+    assert not upward, "imports point up:\n" + "\n".join(upward)
+
+
+@pytest.mark.django_db
+def test_no_foreign_key_points_up():
+    from django.apps import apps  # here: the app registry is ready only once pytest-django ran
+
+    upward = sorted(
+        f"{model._meta.label}.{field.name} -> {field.related_model._meta.label}"
+        for model in apps.get_models()
+        if model._meta.app_label in LAYER
+        for field in model._meta.get_fields()
+        if field.is_relation and field.concrete and field.related_model is not None
+        and LAYER.get(field.related_model._meta.app_label, -1) > LAYER[model._meta.app_label]
+    )
+    assert not upward, "foreign keys point up: " + ", ".join(upward)
 
 
 def _hidden_imports(path: Path) -> list[str]:
@@ -109,14 +122,14 @@ def _hidden_imports(path: Path) -> list[str]:
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
             found += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names
-                      if _within(name, ("tournament", "games", "clocks"))]
+                      if _within(name, PACKAGES)]
     return found
 
 
 def test_no_project_import_hides_inside_a_function():
     hidden = [
         line
-        for package in ("tournament", "games", "clocks")
+        for package in PACKAGES
         for path in sorted((ROOT / package).rglob("*.py"))
         if "migrations" not in path.parts
         for line in _hidden_imports(path)

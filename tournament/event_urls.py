@@ -1,14 +1,14 @@
-"""URLs of the event app: public pages under ``e/<slug>/``, the arbiter's under ``arbiter/``."""
+"""URLs of the event app: public pages under ``e/<slug>/``, the arbiter's under ``arbiter/``
+(the backup pages, beside them, are the ``backups`` app's)."""
 
 from django.urls import path
 
-from tournament import views_arbiter, views_data, views_guide, views_public
+from tournament import views_arbiter, views_guide, views_public, views_trf
 from tournament.printing import views as print_views
 
 urlpatterns = [
     path("", views_public.home, name="home"),
     path("events/new/", views_arbiter.event_create, name="event_create"),
-    path("events/import/", views_data.import_json, name="event_import"),
     path("guide/", views_guide.guide, name="arbiter_guide"),
     path("guide/images/<str:name>", views_guide.guide_image, name="arbiter_guide_image"),
     path("e/<slug:slug>/", views_public.event_home, name="event_home"),
@@ -51,11 +51,6 @@ urlpatterns = [
     path("e/<slug:slug>/arbiter/conflicts/<int:result_id>/", views_arbiter.conflict_resolve,
          name="arbiter_conflict"),
     path("e/<slug:slug>/arbiter/print/", print_views.print_menu, name="arbiter_print"),
-    path("e/<slug:slug>/arbiter/export/", views_data.export_page, name="arbiter_export"),
-    path("e/<slug:slug>/arbiter/export/event.json", views_data.export_json,
-         name="arbiter_export_json"),
-    path("e/<slug:slug>/arbiter/export/event.trf", views_data.export_trf,
+    path("e/<slug:slug>/arbiter/export/event.trf", views_trf.export_trf,
          name="arbiter_export_trf"),
-    path("e/<slug:slug>/arbiter/export/backups/<str:name>/restore/", views_data.restore_backup,
-         name="arbiter_restore_backup"),
 ]

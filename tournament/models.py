@@ -299,9 +299,6 @@ class Result(models.Model):
     )
     entered_by_label = models.CharField(max_length=100, blank=True, validators=[one_line])
     entered_at = models.DateTimeField(auto_now_add=True)
-    record = models.ForeignKey(
-        "games.GameRecord", on_delete=models.RESTRICT, null=True, blank=True, related_name="results"
-    )
 
     class Meta:
         ordering = ["board", "version"]

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "tournament",
     "games",
     "clocks",
+    "backups",
 ]
 
 MIDDLEWARE = [

@@ -26,4 +26,5 @@ urlpatterns = [
     path("", include("tournament.event_urls")),
     path("", include("clocks.urls")),
     path("", include("games.urls")),
+    path("", include("backups.urls")),
 ]

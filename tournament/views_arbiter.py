@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.engine.board import COLOURS
-from tournament import services, tokens
+from tournament import event_texts, result_origins, services, tokens
 from tournament.forms import (
     EventForm,
     OtherResultForm,
@@ -85,7 +85,8 @@ def event_settings(request, event):
     return render(request, "tournament/arbiter/event_form.html", _ctx(
         event, form=form, tiebreaks=texts(tiebreak_registry().values()),
         format=services.event_format(event), order=services.order_text(event),
-        history=event.history.all()[:50], readings=reading_notes(event),
+        history=[(h, event_texts.summary(h)) for h in event.history.all()[:50]],
+        readings=reading_notes(event),
     ))
 
 
@@ -351,9 +352,11 @@ def board_result(request, event, board_id):
             messages.success(request, _("Result saved (version %(v)d).")
                              % {"v": recorded.result.version})
             return redirect("arbiter_board", event.slug, board.pk)
+    history = list(board.results.select_related("entered_by"))
+    origins = result_origins.origins(r.pk for r in history)
     return render(request, "tournament/arbiter/board_result.html", _ctx(
         event, board=board, form=form, accepted=accepted,
-        history=board.results.select_related("entered_by"),
+        history=[(r, origins.get(r.pk)) for r in history],
     ))
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from tournament import services, standings_bridge, tiebreak_texts
+from tournament import result_origins, services, standings_bridge, tiebreak_texts
 from tournament.formatting import lowest_text, vp
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.tables import (
@@ -174,7 +174,9 @@ def results(request, slug):
     round_ = _chosen_round(request, _visible_rounds(request, event))
     rows = []
     if round_ is not None:
-        for board, result in services.boards_with_results(round_):
+        boards = services.boards_with_results(round_)
+        origins = result_origins.origins(result.pk for _board, result in boards if result)
+        for board, result in boards:
             rows.append({
                 "board": board.number if not board.is_bye else "–",
                 "first": board.first.name,
@@ -182,8 +184,7 @@ def results(request, slug):
                 "result": _result_text(board, result),
                 "lowest": lowest_text(result.first_scores, result.second_scores) if result else "",
                 "kind": result.get_kind_display() if result else "",
-                "game": reverse("game_viewer", args=[result.record_id])
-                if result and result.record_id else "",
+                "game": origins[result.pk].url if result and result.pk in origins else "",
             })
     table = ResultsTable(rows)
     RequestConfig(request, paginate=False).configure(table)

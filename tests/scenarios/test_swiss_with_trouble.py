@@ -54,7 +54,7 @@ def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_correc
     double = only_result(story, games[2].first, 1)
     assert (double.kind, double.first_vp, double.second_vp) == ("double_forfeit", 0, 0)
     settled = only_result(story, disputed.first, 1)
-    assert (settled.source, settled.record.text) == (
+    assert (settled.source, settled.record_link.record.text) == (
         "arbiter", story.game_record(r1, disputed, 2))
 
     # Before round 2: a late entry, and an absence with ½ granted.

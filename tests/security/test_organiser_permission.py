@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from backups import document
 from tests.accounts import make_organiser
-from tournament import backup
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ NEW_EVENT = {
 
 
 def _upload(event) -> SimpleUploadedFile:
-    data = json.dumps(backup.export_event(event)).encode()
+    data = json.dumps(document.export_event(event)).encode()
     return SimpleUploadedFile("event.json", data, content_type="application/json")
 
 
@@ -55,7 +55,7 @@ def test_an_organiser_may_open_both_pages(client, organiser):
 
 def test_an_import_makes_the_importer_the_only_arbiter(client, organiser, arbiter, event):
     bystander = get_user_model().objects.create_user("bystander", password="pw-bystander-1")
-    data = backup.export_event(event)
+    data = document.export_event(event)
     data["event"]["arbiters"] = ["sec-arbiter", "bystander"]
     upload = SimpleUploadedFile("event.json", json.dumps(data).encode(),
                                 content_type="application/json")
@@ -68,7 +68,7 @@ def test_an_import_makes_the_importer_the_only_arbiter(client, organiser, arbite
 
 
 def test_the_operators_command_line_restore_keeps_the_files_arbiters(arbiter, event):
-    restored = backup.import_event(backup.export_event(event), slug="restored")
+    restored = document.import_event(document.export_event(event), slug="restored")
     assert list(restored.arbiters.values_list("username", flat=True)) == ["sec-arbiter"]
 
 

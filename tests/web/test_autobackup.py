@@ -8,8 +8,9 @@ import random
 import pytest
 from django.urls import reverse
 
+from backups import automatic, document
 from games import simulation
-from tournament import autobackup, services
+from tournament import services
 from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -43,29 +44,28 @@ def _without_tokens(document):
 
 
 def test_every_closed_round_and_every_twenty_results_write_a_backup(played, backups):
-    names = [b.name for b in autobackup.stored(played)]
-    whys = {b.why for b in autobackup.stored(played)}
+    names = [b.name for b in automatic.stored(played)]
+    whys = {b.why for b in automatic.stored(played)}
     # 9 rounds of 5 boards = 45 results: versions 20 and 40 trigger; round 9 closes (the
     # simulation closes earlier rounds by pairing the next, which closes them too).
     assert {"result-20", "result-40"} <= whys
     assert {f"round-{n}-closed" for n in range(1, 10)} <= whys
     assert names == sorted(names, reverse=True)
-    newest = autobackup.load(played, names[0])
+    newest = automatic.load(played, names[0])
     assert newest["event"]["name"] == "Backed Up"
 
 
 def test_only_the_newest_are_kept(played, settings):
     settings.AUTO_BACKUP_KEEP = 3
-    autobackup.write_now(played, "manual")
-    assert len(autobackup.stored(played)) == 3
-    assert autobackup.stored(played)[0].why == "manual"
+    automatic.write_now(played, "manual")
+    assert len(automatic.stored(played)) == 3
+    assert automatic.stored(played)[0].why == "manual"
 
 
 def test_restoring_any_automatic_backup_gives_an_identical_event(played, arbiter_client):
     page = arbiter_client.get(reverse("arbiter_export", args=[played.slug])).content.decode()
-    stored = autobackup.stored(played)
+    stored = automatic.stored(played)
     assert stored[0].name in page and "Restore as a new event" in page
-    from tournament.backup import export_event
 
     for chosen in (stored[0], stored[-1], stored[len(stored) // 2]):
         url = reverse("arbiter_restore_backup", args=[played.slug, chosen.name])
@@ -73,8 +73,8 @@ def test_restoring_any_automatic_backup_gives_an_identical_event(played, arbiter
         assert response.status_code == 302
         copy = Event.objects.get(slug=response["Location"].split("/")[2])
         assert copy.arbiters.filter(username="arbiter1").exists()
-        original = autobackup.load(played, chosen.name)
-        assert _without_tokens(export_event(copy)) == _without_tokens(original)
+        original = automatic.load(played, chosen.name)
+        assert _without_tokens(document.export_event(copy)) == _without_tokens(original)
 
 
 def test_only_listed_names_restore(played, arbiter_client):
@@ -94,7 +94,7 @@ def test_a_rolled_back_result_writes_no_backup(arbiter, backups, settings,
     board = round_.boards.get()
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.InvalidResult):
         services.record_result(board, "played", first_scores=[1] * 6, second_scores="junk")
-    assert autobackup.stored(event) == []
+    assert automatic.stored(event) == []
     with django_capture_on_commit_callbacks(execute=True):
         services.record_result(board, "forfeit", loser_seat="second", source="arbiter")
-    assert [b.why for b in autobackup.stored(event)] == ["result-1"]
+    assert [b.why for b in automatic.stored(event)] == ["result-1"]

@@ -6,7 +6,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournament import backup, standings_bridge
+from backups import document
+from tournament import standings_bridge
 from tournament.models import Event
 from tournament.pairing import import_trf
 
@@ -14,9 +15,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_export_import_export_is_identical(played_event):
-    first = backup.export_event(played_event)
-    copy = backup.import_event(json.loads(json.dumps(first)), slug="played-copy")
-    second = backup.export_event(copy)
+    first = document.export_event(played_event)
+    copy = document.import_event(json.loads(json.dumps(first)), slug="played-copy")
+    second = document.export_event(copy)
     second["event"]["slug"] = first["event"]["slug"]
     # a copy beside the original on one server gets new board tokens; all else is equal
     for export in (first, second):
@@ -27,16 +28,16 @@ def test_export_import_export_is_identical(played_event):
 
 
 def test_a_backup_keeps_board_tokens_when_they_are_free(played_event):
-    data = backup.export_event(played_event)
+    data = document.export_event(played_event)
     tokens = sorted(b["token"] for r in data["rounds"] for b in r["boards"])
     Event.objects.filter(pk=played_event.pk).delete()
-    restored = backup.export_event(backup.import_event(data))
+    restored = document.export_event(document.import_event(data))
     assert sorted(b["token"] for r in restored["rounds"] for b in r["boards"]) == tokens
     assert restored == data
 
 
 def test_an_imported_event_has_the_same_standings(played_event):
-    copy = backup.import_event(backup.export_event(played_event), slug="played-copy")
+    copy = document.import_event(document.export_event(played_event), slug="played-copy")
     original = [(r.place, r.name, r.vp) for r in standings_bridge.standings(played_event, 2)]
     imported = [(r.place, r.name, r.vp) for r in standings_bridge.standings(copy, 2)]
     assert original == imported
@@ -51,17 +52,17 @@ def test_an_imported_event_has_the_same_standings(played_event):
     ],
 )
 def test_a_bad_backup_is_refused_and_writes_nothing(played_event, mangle, message):
-    data = backup.export_event(played_event)
+    data = document.export_event(played_event)
     data["event"]["slug"] = "bad-copy"
     mangle(data)
-    with pytest.raises(backup.BackupError, match=message):
-        backup.import_event(data)
+    with pytest.raises(document.BackupError, match=message):
+        document.import_event(data)
     assert not Event.objects.filter(slug="bad-copy").exists()
 
 
 def test_importing_over_an_existing_slug_is_refused(played_event):
-    with pytest.raises(backup.BackupError, match="already exists"):
-        backup.import_event(backup.export_event(played_event))
+    with pytest.raises(document.BackupError, match="already exists"):
+        document.import_event(document.export_event(played_event))
 
 
 def test_commands_round_trip(played_event, tmp_path):
@@ -84,7 +85,7 @@ def test_trf_export_reads_back_with_the_results_so_far(played_event, arbiter_cli
 def test_the_import_page_creates_an_event(arbiter_client, played_event):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    data = json.dumps(backup.export_event(played_event)).encode()
+    data = json.dumps(document.export_event(played_event)).encode()
     upload = SimpleUploadedFile("event.json", data, content_type="application/json")
     response = arbiter_client.post(reverse("event_import"), {"backup": upload, "slug": "copy2"})
     assert response.status_code == 302

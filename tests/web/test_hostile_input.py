@@ -16,8 +16,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from backups import document
 from games.models import GameRecord
-from tournament import backup, services
+from tournament import services
 from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ def _counts():
 
 @pytest.fixture
 def good_backup(played_event):
-    data = backup.export_event(played_event)
+    data = document.export_event(played_event)
     data["event"]["slug"] = "copy"
     return data
 
@@ -91,14 +92,14 @@ CRAFTED = [
 def test_a_crafted_backup_is_refused_whole_with_the_path_of_its_fault(good_backup, change,
                                                                       says):
     before = _counts()
-    with pytest.raises(backup.BackupError, match=None) as refused:
-        backup.import_event(_spoiled(good_backup, change))
+    with pytest.raises(document.BackupError, match=None) as refused:
+        document.import_event(_spoiled(good_backup, change))
     assert says in str(refused.value)
     assert _counts() == before
 
 
 def test_the_untouched_backup_imports(good_backup):
-    assert backup.import_event(good_backup).slug == "copy"
+    assert document.import_event(good_backup).slug == "copy"
 
 
 def test_the_import_page_refuses_a_crafted_file_and_the_site_stays_up(
@@ -141,8 +142,8 @@ def test_junk_anywhere_in_a_backup_never_escapes_as_anything_but_a_refusal(
         target[path[-1]] = junk
     before = _counts()
     try:
-        event = backup.import_event(spoiled)
-    except backup.BackupError:
+        event = document.import_event(spoiled)
+    except document.BackupError:
         assert _counts() == before
     else:
         Event.objects.filter(pk=event.pk).delete()
@@ -275,8 +276,8 @@ def test_a_nul_in_a_name_is_refused_before_any_query_sees_it(event, name):
 def test_control_characters_in_a_search_or_a_slug_are_harmless(client, event, good_backup):
     page = client.get(reverse("event_home", args=[event.slug]), {"q": "A\x00d\x1b"})
     assert page.status_code == 200
-    with pytest.raises(backup.BackupError, match=r"event\.slug"):
-        backup.import_event(good_backup, slug="bad\x00slug")
+    with pytest.raises(document.BackupError, match=r"event\.slug"):
+        document.import_event(good_backup, slug="bad\x00slug")
 
 
 def test_overlong_reasons_on_the_round_page_are_messages_not_500s(arbiter_client, played_event):

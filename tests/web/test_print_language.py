@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from pypdf import PdfReader
 
-from tournament import backup
+from backups import document
 
 pytestmark = pytest.mark.django_db
 
@@ -83,8 +83,8 @@ def test_the_export_command_prints_in_the_print_language(played_event, tmp_path)
 def test_the_print_language_is_a_setting_and_survives_a_backup(arbiter_client, played_event):
     page = arbiter_client.get(reverse("arbiter_settings", args=[played_event.slug]))
     assert 'name="print_language"' in page.content.decode()
-    data = backup.export_event(german(played_event))
+    data = document.export_event(german(played_event))
     assert data["event"]["print_language"] == "de"
     del data["event"]["print_language"]  # a backup from before the setting existed
-    restored = backup.import_event(data, slug="restored")
+    restored = document.import_event(data, slug="restored")
     assert restored.print_language == "en"

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import live
 from games.engine import format_record, random_game
-from games.models import GameRecord
+from games.models import GameRecord, ResultRecord
 from games.services import MAX_RECORD_BYTES, RecordRejected, submit_record
 from tournament import services, standings_bridge
 from tournament.models import Board, Result
@@ -38,7 +38,8 @@ def test_a_valid_record_becomes_the_result_and_moves_the_standings(board):
     text, game = record_for(board)
     submission = submit_record(board, text)
     result = submission.result
-    assert submission.created and result.source == "record" and result.record_id
+    assert submission.created and result.source == "record"
+    assert ResultRecord.objects.get(result=result).record == submission.record
     assert result.first_scores == game.scores["A"] and result.second_scores == game.scores["B"]
     expected = {"1-0": (1, 0), "0-1": (0, 1), "½-½": (0.5, 0.5)}[game.result]
     assert (float(result.first_vp), float(result.second_vp)) == expected
@@ -111,7 +112,26 @@ def test_a_record_contradicting_an_entered_result_opens_a_conflict(board):
     submission = submit_record(board, text)
     assert submission.conflict
     assert services.current_result(board).first_scores == other
-    assert Result.objects.get(board=board, status="conflict").record_id == submission.record.pk
+    conflict = Result.objects.get(board=board, status="conflict")
+    assert ResultRecord.objects.get(result=conflict).record == submission.record
+
+
+def test_an_accepted_conflict_from_a_record_keeps_its_record(board, arbiter, arbiter_client):
+    """The record link lives in the games app; accepting the conflict carries it to the new
+    version, and the results page and the board's history link the game viewer."""
+    text, _game = record_for(board)
+    services.record_result(board, "played", first_scores={c: 18 for c in "RGBOYP"},
+                           second_scores={c: 0 for c in "RGBOYP"})
+    submission = submit_record(board, text)
+    accepted = services.resolve_conflict(submission.result, accept=True, user=arbiter,
+                                         reason="the record is right")
+    assert ResultRecord.objects.get(result=accepted).record == submission.record
+    viewer = reverse("game_viewer", args=[submission.record.pk])
+    event = board.round.event
+    history = arbiter_client.get(reverse("arbiter_board", args=[event.slug, board.pk]))
+    assert history.content.decode().count(f'href="{viewer}"') == 2  # the conflict and the copy
+    results = arbiter_client.get(reverse("event_results", args=[event.slug]))
+    assert f'href="{viewer}"' in results.content.decode()
 
 
 def test_oversized_records_are_refused(board):

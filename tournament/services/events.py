@@ -206,10 +206,8 @@ def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str =
     if paired and rounds != event.rounds_planned:
         _check_rounds_change(event, rounds, paired, rounds_reason)
         log_change(event, HistoryEntry.Action.ROUNDS_CHANGED,
-                   _("Rounds changed from %(old)d to %(new)d.")
-                   % {"old": event.rounds_planned, "new": rounds},
-                   user=user, reason=rounds_reason,
-                   details={"old": event.rounds_planned, "new": rounds})
+                   {"old": event.rounds_planned, "new": rounds},
+                   user=user, reason=rounds_reason)
     for field, value in changes.items():
         setattr(event, field, value)
     checked(event)

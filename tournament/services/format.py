@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournament import event_texts
 from tournament import pairing as core
 from tournament.models import Event, HistoryEntry, Player
 from tournament.services.history import log_change
@@ -106,27 +107,16 @@ def settle(event: Event, *, user=None) -> None:
     _renumber(players, order)
     event.pairing_system, event.rounds_planned = fmt.system.value, fmt.rounds
     event.save(update_fields=["pairing_system", "rounds_planned", "lot_seed"])
-    summary = _("%(system)s; rounds: %(rounds)d; players: %(n)d; pairing numbers "
-                "%(order)s.") % {
-        "system": Event.PairingSystem(fmt.system.value).label, "rounds": fmt.rounds,
-        "n": len(players), "order": order_text(event),
-    }
-    log_change(event, HistoryEntry.Action.FORMAT_SETTLED, summary, user=user, details={
+    log_change(event, HistoryEntry.Action.FORMAT_SETTLED, {
         "system": fmt.system.value, "rounds": fmt.rounds, "pairing_order": event.pairing_order,
         "lot_seed": event.lot_seed, "small_swiss": fmt.small_swiss,
         "numbers": {p.name: number for number, p in enumerate(_sorted(players, order), 1)},
-    })
+    }, user=user)
 
 
 def order_text(event: Event) -> str:
-    """How the pairing numbers are (or will be) given, with the lot's seed when there is one."""
-    if event.pairing_order == Event.PairingOrder.LOT and event.lot_seed is not None:
-        return _("by lot (seed %(seed)d)") % {"seed": event.lot_seed}
-    return {
-        Event.PairingOrder.RATING: _("by rating"),
-        Event.PairingOrder.LOT: _("by lot"),
-        Event.PairingOrder.ENTRY: _("as entered"),
-    }[Event.PairingOrder(event.pairing_order)]
+    """How the event's pairing numbers are (or will be) given."""
+    return event_texts.order_words(event.pairing_order, event.lot_seed)
 
 
 def _sorted(players: list[Player], order: list[int]) -> list[Player]:

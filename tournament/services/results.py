@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournament import autobackup
+from tournament import signals
 from tournament.models import Board, Result
 from tournament.outcome import Outcome, ResultError, derive_outcome
 from tournament.services.errors import InvalidResult, Recorded, ServiceError, StaleResult
@@ -48,7 +48,6 @@ def record_result(
     reason: str = "",
     correction: bool = False,
     expected_version: int | None = None,
-    record=None,
     entered_by_label: str = "",
 ) -> Recorded:
     """Store a board's result as a new version.
@@ -104,15 +103,15 @@ def record_result(
         first_vp=outcome.first_vp, second_vp=outcome.second_vp,
         loser_seat=loser_seat if kind in ("resignation", "forfeit") else "",
         reason=reason.strip(), entered_by=user if _is_user(user) else None,
-        entered_by_label=_label(user, entered_by_label)[:100], record=record,
-    ), exclude=["board", "entered_by", "record"])
+        entered_by_label=_label(user, entered_by_label)[:100],
+    ), exclude=["board", "entered_by"])
     try:
         with transaction.atomic():
             result.save(force_insert=True)
     except IntegrityError as exc:  # a concurrent writer won the race for this version
         raise StaleResult(_("Another result for this board was saved at the same moment; "
                             "reload and check.")) from exc
-    autobackup.result_stored(event)
+    signals.result_stored.send(Result, event=event, result=result)
     return Recorded(result, created=True, conflict=status == Result.Status.CONFLICT)
 
 
@@ -137,7 +136,9 @@ def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Re
         conflict.board, conflict.kind, user=user, source=Result.Source.ARBITER,
         first_scores=conflict.first_scores, second_scores=conflict.second_scores,
         loser_seat=conflict.loser_seat, first_vp=conflict.first_vp,
-        second_vp=conflict.second_vp, record=conflict.record,
+        second_vp=conflict.second_vp,
         reason=f"{reason.strip()} (accepted version {conflict.version})", correction=True,
     )
+    if recorded.created:
+        signals.result_carried_over.send(Result, result=recorded.result, source=conflict)
     return recorded.result

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import autobackup, board_attachments, pairing_bridge
+from tournament import board_attachments, pairing_bridge, signals
 from tournament import pairing as core
 from tournament.models import Absence, Board, Event, HistoryEntry, Result, Round
 from tournament.services import format as event_format
@@ -73,7 +73,7 @@ def close_round(round_: Round) -> Round:
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
-    autobackup.round_closed(round_.event, round_.number)
+    signals.round_closed.send(Round, event=round_.event, number=round_.number)
     return round_
 
 def next_round_number(event: Event) -> int:
@@ -189,12 +189,8 @@ def _forfeit_absent_round_robin_games(round_: Round, *, user=None) -> None:
     for absence in absences.values():
         log_change(
             round_.event, HistoryEntry.Action.ABSENCE_FORFEITED,
-            _("Round %(n)d: %(name)s's requested absence is a forfeit in the round robin (or "
-              "the bye where the table gives one).") % {"n": round_.number,
-                                                        "name": absence.player.name},
+            {"player": absence.player.name, "round": round_.number, "vp": str(absence.vp)},
             user=user, reason=absence.reason,
-            details={"player": absence.player.name, "round": round_.number,
-                     "vp": str(absence.vp)},
         )
         absence.delete()
 
@@ -258,7 +254,7 @@ def _results_entered(round_: Round) -> bool:
 
 
 def _removal(round_: Round, boards, *, confirm: bool, action: str, user, reason: str,
-             summary: str) -> None:
+             about: dict | None = None) -> None:
     """Before boards go: ask when something hangs on them; log what goes, then delete them.
 
     Results (other than the pairing's own bye and forfeit results) are never removed here: the
@@ -278,8 +274,8 @@ def _removal(round_: Round, boards, *, confirm: bool, action: str, user, reason:
               "a copy.") % {"n": round_.number, "listing": listing},
             found,
         )
-    log_change(round_.event, action, summary, user=user, reason=reason, details={
-        "round": round_.number,
+    log_change(round_.event, action, {
+        "round": round_.number, **(about or {}),
         "removed_boards": [
             {"number": b.number, "first": b.first.name,
              "second": b.second.name if b.second else None, "token": b.token}
@@ -290,7 +286,7 @@ def _removal(round_: Round, boards, *, confirm: bool, action: str, user, reason:
              "snapshot": a.snapshot}
             for a in found
         ],
-    })
+    }, user=user, reason=reason)
     ids = [b.pk for b in boards]
     Result.objects.filter(board_id__in=ids).delete()
     Board.objects.filter(pk__in=ids).delete()
@@ -315,8 +311,7 @@ def repair_round(round_: Round, *, reason: str = "", confirm: bool = False, user
                            % {"n": round_.number})
     pairing = _pair(event, round_.number)
     _removal(round_, round_.boards.all(), confirm=confirm, user=user, reason=reason,
-             action=HistoryEntry.Action.ROUND_REPAIRED,
-             summary=_("Round %(n)d paired again.") % {"n": round_.number})
+             action=HistoryEntry.Action.ROUND_REPAIRED)
     round_.pairing_note = _("Paired again: %(r)s") % {"r": reason.strip()}
     round_.save(update_fields=["pairing_note"])
     _write_boards(round_, pairing, user=user)
@@ -353,11 +348,10 @@ def edit_pairing(round_: Round, *, first_id: int, second_id: int | None, board_n
     )
     if Result.objects.filter(board__in=affected).exclude(source=Result.Source.PAIRING).exists():
         raise ServiceError(_("A board involved already has a result; correct it first."))
-    names = " – ".join(players[pk].name for pk in (first_id, second_id) if pk is not None)
+    names = [players[pk].name for pk in (first_id, second_id) if pk is not None]
     _removal(round_, affected, confirm=confirm, user=user, reason=reason,
              action=HistoryEntry.Action.PAIRING_EDITED,
-             summary=_("Round %(n)d, board %(b)d paired by hand: %(names)s.")
-             % {"n": round_.number, "b": board_number, "names": names})
+             about={"board": board_number, "names": names})
     board = Board.objects.create(
         round=round_, number=board_number, first=players[first_id],
         second=players.get(second_id), manual_reason=reason.strip(),

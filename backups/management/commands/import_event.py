@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import backup
+from backups import document
 
 
 class Command(BaseCommand):
@@ -21,7 +21,7 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CommandError(f"cannot read {file}: {exc}") from exc
         try:
-            event = backup.import_event(data, slug=slug)
-        except backup.BackupError as exc:
+            event = document.import_event(data, slug=slug)
+        except document.BackupError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(f"imported {event.name!r} as {event.slug}")

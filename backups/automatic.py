@@ -21,7 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
-from tournament.backup import export_event
+from backups.document import export_event
 from tournament.models import Event, Result
 
 log = logging.getLogger(__name__)
@@ -91,12 +91,14 @@ def _after_commit(event_id: int, why: str) -> None:
     transaction.on_commit(write)
 
 
-def round_closed(event: Event, number: int) -> None:
+def round_closed(sender, *, event: Event, number: int, **kwargs) -> None:
+    """Receiver of ``tournament.signals.round_closed``: every closed round backs up."""
     _after_commit(event.pk, f"round-{number}-closed")
 
 
-def result_stored(event: Event) -> None:
-    """Called for every stored result version: every ``AUTO_BACKUP_EVERY``-th one backs up."""
+def result_stored(sender, *, event: Event, **kwargs) -> None:
+    """Receiver of ``tournament.signals.result_stored``: every ``AUTO_BACKUP_EVERY``-th stored
+    result version backs up."""
     count = Result.objects.filter(board__round__event=event).count()
     if count and count % settings.AUTO_BACKUP_EVERY == 0:
         _after_commit(event.pk, f"result-{count}")

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from games.models import GameRecord
-from tournament import backup_reader
+from backups import reader
+from games.models import GameRecord, ResultRecord
 from tournament.models import Board, Event, HistoryEntry, Result, new_board_token
 
 FORMAT = "ingenious-td-event"
@@ -44,6 +45,8 @@ def export_event(event: Event) -> dict:
     players = list(event.players.order_by("seed"))
     seed = {p.pk: p.seed for p in players}
     rounds = []
+    sources = dict(ResultRecord.objects.filter(result__board__round__event=event)
+                   .values_list("result_id", "record_id"))
     for round_ in event.rounds.order_by("number").prefetch_related("boards__results"):
         boards = []
         for board in round_.boards.order_by("number", "pk"):
@@ -65,7 +68,7 @@ def export_event(event: Event) -> dict:
                      "second_vp": _dec(r.second_vp), "loser_seat": r.loser_seat,
                      "reason": r.reason, "entered_by": r.entered_by_label,
                      "entered_at": _dt(r.entered_at),
-                     "record": records.get(r.record_id)}
+                     "record": records.get(sources.get(r.pk))}
                     for r in board.results.order_by("version")
                 ],
             })
@@ -108,24 +111,24 @@ def export_event(event: Event) -> dict:
 def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
     """Create an event from an export, or refuse the whole file and write nothing.
 
-    Every object of the file is checked first (``backup_reader``): the refusal lists each
+    Every object of the file is checked first (``backups.reader``): the refusal lists each
     problem with its path in the file. Whoever imports through the web (``arbiter``) becomes the
     only arbiter: a file must not hand other accounts an event. The operator's command line (no
     importer) restores the file's list of arbiters.
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BackupError("not an event backup of this tool (format field missing)")
+        raise BackupError(_("not an event backup of this tool (format field missing)"))
     if data.get("version") != VERSION:
-        raise BackupError(f"backup version {data.get('version')!r} is not supported")
+        raise BackupError(_("backup version %(v)r is not supported") % {"v": data.get("version")})
     try:
-        plan = backup_reader.read(data, slug=slug, fields=EVENT_FIELDS,
+        plan = reader.read(data, slug=slug, fields=EVENT_FIELDS,
                                   optional=OPTIONAL_EVENT_FIELDS)
-    except backup_reader.Problems as exc:
-        raise BackupError(f"not a valid event backup: {exc}") from exc
+    except reader.Problems as exc:
+        raise BackupError(_("not a valid event backup: %(problems)s") % {"problems": exc}) from exc
     return _write(plan, arbiter)
 
 
-def _write(plan: backup_reader.Plan, arbiter) -> Event:
+def _write(plan: reader.Plan, arbiter) -> Event:
     users = get_user_model().objects
     event = plan.event
     event.save()
@@ -160,8 +163,9 @@ def _write(plan: backup_reader.Plan, arbiter) -> Event:
             for result, record_index, entered_by, entered_at in item.results:
                 result.board = board
                 result.entered_by = users.filter(username=entered_by).first()
-                result.record = records[record_index] if record_index is not None else None
                 result.save()
+                if record_index is not None:
+                    ResultRecord.objects.create(result=result, record=records[record_index])
                 _keep_time(Result, result.pk, "entered_at", entered_at)
     for entry, at in plan.history:
         entry.event = event

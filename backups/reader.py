@@ -6,7 +6,7 @@ model's own validation (the limits of ``tournament.validation``, the same as for
 checks what ties them together (pairing numbers, boards, result versions, VP that follow from
 the scores, one result per player and round) and collects every problem with its path in the
 file, e.g. ``players[3].name``. Only a document without problems becomes a :class:`Plan`,
-which ``backup.import_event`` then writes in one transaction.
+which ``backups.document.import_event`` then writes in one transaction.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import GameRecord
 from tournament.models import (
@@ -40,7 +42,9 @@ class Problems(Exception):
     def __init__(self, found: list[str]) -> None:
         self.found = found
         more = len(found) - SHOWN
-        text = "; ".join(found[:SHOWN]) + (f"; and {more} more" if more > 0 else "")
+        text = "; ".join(found[:SHOWN])
+        if more > 0:
+            text += "; " + ngettext("and %(n)d more", "and %(n)d more", more) % {"n": more}
         super().__init__(text)
 
 
@@ -81,13 +85,13 @@ class _Reader:
 
     def obj(self, value, path: str) -> dict:
         if not isinstance(value, dict):
-            self.problem(path, "expected an object")
+            self.problem(path, _("expected an object"))
             return {}
         return value
 
     def items(self, value, path: str) -> list:
         if not isinstance(value, list):
-            self.problem(path, "expected a list")
+            self.problem(path, _("expected a list"))
             return []
         return value
 
@@ -96,11 +100,11 @@ class _Reader:
         if key not in data:
             if default is not ...:
                 return default
-            self.problem(f"{path}.{key}", "missing")
+            self.problem(f"{path}.{key}", _("missing"))
             return None
         value = data[key]
         if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in _tuple(kinds)):
-            self.problem(f"{path}.{key}", f"expected {_kind_names(kinds)}")
+            self.problem(f"{path}.{key}", _("expected %(kinds)s") % {"kinds": _kind_names(kinds)})
             return None
         return value
 
@@ -110,18 +114,18 @@ class _Reader:
         try:
             value = Decimal(str(text))
         except InvalidOperation:
-            self.problem(path, f"{text!r} is not a number")
+            self.problem(path, _("%(text)r is not a number") % {"text": text})
             return None
         if not value.is_finite():
-            self.problem(path, f"{text!r} is not a number")
+            self.problem(path, _("%(text)r is not a number") % {"text": text})
             return None
         return value
 
     def moment(self, text, path: str) -> datetime | None:
-        return self._parsed(text, path, parse_datetime, "a date and time")
+        return self._parsed(text, path, parse_datetime, _("a date and time"))
 
     def day(self, text, path: str) -> date | None:
-        return self._parsed(text, path, parse_date, "a date")
+        return self._parsed(text, path, parse_date, _("a date"))
 
     def _parsed(self, text, path: str, parse, what: str):
         """``parse(text)`` for an ISO text; ``None`` stays ``None``; anything else a problem."""
@@ -132,7 +136,7 @@ class _Reader:
         except ValueError:  # well-formed but impossible, like 2026-13-45
             value = None
         if value is None:
-            self.problem(path, f"{text!r} is not {what}")
+            self.problem(path, _("%(text)r is not %(what)s") % {"text": text, "what": what})
         return value
 
     def check(self, instance, path: str, exclude=()) -> None:
@@ -155,7 +159,7 @@ class _Reader:
             elif name in optional:
                 values[name] = optional[name]
             else:
-                self.problem(f"event.{name}", "missing")
+                self.problem(f"event.{name}", _("missing"))
         if slug:
             values["slug"] = slug
         event = Event(**{k: v for k, v in values.items() if k != "tiebreaks"})
@@ -172,8 +176,8 @@ class _Reader:
             self.problem("event", str(exc))
         slug_ok = not any(p.startswith("event.slug") for p in self.found)
         if slug_ok and Event.objects.filter(slug=event.slug).exists():
-            self.problem("event.slug", f"an event with the short name {event.slug!r} already "
-                                       "exists; choose another")
+            self.problem("event.slug", _("an event with the short name %(slug)r already exists; "
+                                         "choose another") % {"slug": event.slug})
         return event
 
     def players(self, items: list) -> tuple[list, dict[int, int]]:
@@ -192,11 +196,13 @@ class _Reader:
             seed = values["seed"]
             if seed is not None:
                 if seed in seeds:
-                    self.problem(f"{path}.seed", f"pairing number {seed} is used twice")
+                    self.problem(f"{path}.seed", _("pairing number %(n)s is used twice")
+                        % {"n": seed})
                 seeds[seed] = index
             name = (values["name"] or "").casefold()
             if name and name in names:
-                self.problem(f"{path}.name", f"{values['name']!r} is entered twice")
+                self.problem(f"{path}.name", _("%(name)r is entered twice")
+                    % {"name": values["name"]})
             names.add(name)
             absences = []
             for a_index, raw_absence in enumerate(self.items(data.get("absences", []),
@@ -235,20 +241,21 @@ class _Reader:
                 reason=self.get(data, "reason", r_path, str) or "",
                 entered_by_label=self.get(data, "entered_by", r_path, str) or "",
             )
-            self.check(result, r_path, exclude=["board", "entered_by", "record"])
+            self.check(result, r_path, exclude=["board", "entered_by"])
             self.outcome(result, r_path, bye, bye_vp)
             if result.version in versions:
-                self.problem(f"{r_path}.version", f"version {result.version} is used twice")
+                self.problem(f"{r_path}.version", _("version %(v)s is used twice")
+                             % {"v": result.version})
             versions.add(result.version)
             accepted += result.status == Result.Status.ACCEPTED
             record = self.get(data, "record", r_path, (int, type(None)))
             if record is not None and not 0 <= record < records:
-                self.problem(f"{r_path}.record", f"no record {record} on this board")
+                self.problem(f"{r_path}.record", _("no record %(n)s on this board") % {"n": record})
                 record = None
             planned.append((result, record, result.entered_by_label,
                             self.moment(data.get("entered_at"), f"{r_path}.entered_at")))
         if accepted > 1:
-            self.problem(path, "more than one accepted result")
+            self.problem(path, _("more than one accepted result"))
         return planned
 
     def outcome(self, result: Result, path: str, bye: bool, bye_vp) -> None:
@@ -256,8 +263,8 @@ class _Reader:
         if result.kind is None or result.first_vp is None:
             return
         if bye != (result.kind == Result.Kind.BYE):
-            self.problem(f"{path}.kind", "a bye board takes bye results only, and only a bye "
-                                         "board takes them")
+            self.problem(f"{path}.kind", _("a bye board takes bye results only, and only a "
+                                           "bye board takes them"))
             return
         try:
             outcome = derive_outcome(
@@ -273,7 +280,7 @@ class _Reader:
                    outcome.second_scores)
         stored = (result.first_vp, result.second_vp, result.first_scores, result.second_scores)
         if derived != stored:
-            self.problem(path, "the VP do not follow from the kind and the scores")
+            self.problem(path, _("the VP do not follow from the kind and the scores"))
 
     def rounds(self, items: list, seeds: dict[int, int], bye_vp) -> list[PlannedRound]:
         planned, numbers = [], set()
@@ -289,7 +296,8 @@ class _Reader:
                 setattr(round_, name, self.moment(data.get(name), f"{path}.{name}"))
             self.check(round_, path, exclude=["event"])
             if round_.number in numbers:
-                self.problem(f"{path}.number", f"round {round_.number} is listed twice")
+                self.problem(f"{path}.number", _("round %(n)s is listed twice")
+                    % {"n": round_.number})
             numbers.add(round_.number)
             planned_round = PlannedRound(round_)
             seated: set[int] = set()
@@ -298,7 +306,7 @@ class _Reader:
                     self.board(raw_board, f"{path}.boards[{b_index}]", seeds, seated, bye_vp))
             planned.append(planned_round)
         if numbers and numbers != set(range(1, len(numbers) + 1)):
-            self.problem("rounds", "the rounds are not numbered 1, 2, 3, …")
+            self.problem("rounds", _("the rounds are not numbered 1, 2, 3, …"))
         return planned
 
     def board(self, raw, path: str, seeds: dict[int, int], seated: set[int],
@@ -310,12 +318,14 @@ class _Reader:
             if seed is None:
                 continue
             if seed not in seeds:
-                self.problem(f"{path}.{seat}", f"no player has pairing number {seed}")
+                self.problem(f"{path}.{seat}", _("no player has pairing number %(n)s")
+                    % {"n": seed})
             elif seed in seated:
-                self.problem(f"{path}.{seat}", f"player {seed} sits at two boards of the round")
+                self.problem(f"{path}.{seat}", _("player %(n)s sits at two boards of the round")
+                             % {"n": seed})
             seated.add(seed)
         if first is not None and first == second:
-            self.problem(path, "a player cannot play themself")
+            self.problem(path, _("a player cannot play themself"))
         board = Board(
             number=self.get(data, "number", path, int),
             token=self.get(data, "token", path, str) or "",
@@ -375,7 +385,8 @@ def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
             if any(absence.round_number == r.round.number and any(
                     player.seed in (b.first, b.second) for b in r.boards) for r in rounds):
                 reader.problem(f"players[{player_index}].absences",
-                               f"absent in round {absence.round_number} but also paired in it")
+                               _("absent in round %(n)s but also paired in it")
+                               % {"n": absence.round_number})
     history = reader.history(reader.items(data.get("history", []), "history"))
     if reader.found:
         raise Problems(reader.found)
@@ -387,6 +398,7 @@ def _tuple(kinds) -> tuple:
 
 
 def _kind_names(kinds) -> str:
-    names = {int: "a whole number", str: "text", dict: "an object", list: "a list",
-             bool: "true or false", type(None): "null"}
-    return " or ".join(names.get(k, k.__name__) for k in _tuple(kinds))
+    names = {int: _("a whole number"), str: _("text"), dict: _("an object"), list: _("a list"),
+             bool: _("true or false"), type(None): "null"}
+    # Translators: joins the kinds of JSON value a field may hold: "text or null".
+    return _(" or ").join(names.get(k, k.__name__) for k in _tuple(kinds))

@@ -1,4 +1,5 @@
-"""Export and import of whole events (JSON backup, FIDE TRF) for arbiters."""
+"""Whole-event backups for arbiters: the export page (JSON download, automatic backups and
+their restore) and the import of a backup as a new event."""
 
 from __future__ import annotations
 
@@ -6,12 +7,13 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import autobackup, backup, pairing_bridge, services
+from backups import automatic, document
+from tournament import services
 from tournament.permissions import arbiter_required
 
 MAX_BACKUP_BYTES = 20 * 1024 * 1024
@@ -19,8 +21,8 @@ MAX_BACKUP_BYTES = 20 * 1024 * 1024
 
 @arbiter_required
 def export_page(request, event):
-    return render(request, "tournament/arbiter/export.html", {
-        "event": event, "is_arbiter": True, "backups": autobackup.stored(event),
+    return render(request, "backups/export.html", {
+        "event": event, "is_arbiter": True, "backups": automatic.stored(event),
         "may_restore": request.user.has_perm("tournament.add_event"),
     })
 
@@ -34,13 +36,13 @@ def restore_backup(request, event, name):
                                   "organiser permission."))
         return redirect("arbiter_export", event.slug)
     try:
-        data = autobackup.load(event, name)
+        data = automatic.load(event, name)
     except (FileNotFoundError, json.JSONDecodeError) as exc:
         raise Http404(_("No such backup.")) from exc
     try:
-        copy = backup.import_event(data, slug=services.unique_slug(f"{event.slug}-restored"),
+        copy = document.import_event(data, slug=services.unique_slug(f"{event.slug}-restored"),
                                    arbiter=request.user)
-    except backup.BackupError as exc:
+    except document.BackupError as exc:
         messages.error(request, str(exc))
         return redirect("arbiter_export", event.slug)
     messages.success(request, _("Backup %(name)s restored as a new event.") % {"name": name})
@@ -49,17 +51,9 @@ def restore_backup(request, event, name):
 
 @arbiter_required
 def export_json(request, event):
-    response = JsonResponse(backup.export_event(event), json_dumps_params={"indent": 1,
+    response = JsonResponse(document.export_event(event), json_dumps_params={"indent": 1,
                                                                            "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
-    return response
-
-
-@arbiter_required
-def export_trf(request, event):
-    response = HttpResponse(pairing_bridge.export_trf(event),
-                            content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}.trf"'
     return response
 
 
@@ -67,7 +61,7 @@ def export_trf(request, event):
 @permission_required("tournament.add_event", raise_exception=True)
 def import_json(request):
     """Organisers only, like creating an event; the importer becomes the event's arbiter
-    (arbiters named in the file are ignored, see ``backup.import_event``)."""
+    (arbiters named in the file are ignored, see ``document.import_event``)."""
     if request.method == "POST":
         upload = request.FILES.get("backup")
         if upload is None:
@@ -77,13 +71,13 @@ def import_json(request):
         else:
             try:
                 data = json.loads(upload.read().decode("utf-8"))
-                event = backup.import_event(data, slug=request.POST.get("slug") or None,
+                event = document.import_event(data, slug=request.POST.get("slug") or None,
                                             arbiter=request.user)
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
                 messages.error(request, _("The file is not JSON: %(err)s") % {"err": exc})
-            except backup.BackupError as exc:
+            except document.BackupError as exc:
                 messages.error(request, str(exc))
             else:
                 messages.success(request, _("Event imported."))
                 return redirect("arbiter_dashboard", event.slug)
-    return render(request, "tournament/arbiter/import.html", {})
+    return render(request, "backups/import.html", {})

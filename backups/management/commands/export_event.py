@@ -4,7 +4,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import backup, pairing_bridge
+from backups import document
+from tournament import pairing_bridge
 from tournament.models import Event
 
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
         if trf:
             text = pairing_bridge.export_trf(event)
         else:
-            text = json.dumps(backup.export_event(event), indent=1, ensure_ascii=False) + "\n"
+            text = json.dumps(document.export_event(event), indent=1, ensure_ascii=False) + "\n"
         if output:
             with open(output, "w", encoding="utf-8") as handle:
                 handle.write(text)

@@ -1,0 +1,76 @@
+"""Sentences about the event, made in the reader's language when they are shown.
+
+The event's history keeps what happened as data (an action and its details), not as a
+sentence: an arbiter reading the settings page in Korean sees Korean, whatever language the
+arbiter who caused the change was using. ``summary`` makes the sentence; the services store
+the English one as well (``HistoryEntry.summary``), for the JSON backup and for entries of
+older versions whose details lack what a sentence needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from django.utils.translation import gettext as _
+
+from tournament.models import Event, HistoryEntry
+
+
+def order_words(order: str, lot_seed: int | None) -> str:
+    """How the pairing numbers are (or will be) given, with the lot's seed when there is one."""
+    if order == Event.PairingOrder.LOT and lot_seed is not None:
+        return _("by lot (seed %(seed)d)") % {"seed": lot_seed}
+    return {
+        Event.PairingOrder.RATING: _("by rating"),
+        Event.PairingOrder.LOT: _("by lot"),
+        Event.PairingOrder.ENTRY: _("as entered"),
+    }[Event.PairingOrder(order)]
+
+
+def _format_settled(d: Mapping) -> str:
+    return _("%(system)s; rounds: %(rounds)d; players: %(n)d; pairing numbers "
+             "%(order)s.") % {
+        "system": Event.PairingSystem(d["system"]).label, "rounds": d["rounds"],
+        "n": len(d["numbers"]), "order": order_words(d["pairing_order"], d["lot_seed"]),
+    }
+
+
+def _rounds_changed(d: Mapping) -> str:
+    return _("Rounds changed from %(old)d to %(new)d.") % {"old": d["old"], "new": d["new"]}
+
+
+def _round_repaired(d: Mapping) -> str:
+    return _("Round %(n)d paired again.") % {"n": d["round"]}
+
+
+def _pairing_edited(d: Mapping) -> str:
+    return _("Round %(n)d, board %(b)d paired by hand: %(names)s.") % {
+        "n": d["round"], "b": d["board"], "names": " – ".join(d["names"])}
+
+
+def _absence_forfeited(d: Mapping) -> str:
+    return _("Round %(n)d: %(name)s's requested absence is a forfeit in the round robin (or "
+             "the bye where the table gives one).") % {"n": d["round"], "name": d["player"]}
+
+
+_SENTENCES: dict[str, Callable[[Mapping], str]] = {
+    HistoryEntry.Action.FORMAT_SETTLED: _format_settled,
+    HistoryEntry.Action.ROUNDS_CHANGED: _rounds_changed,
+    HistoryEntry.Action.ROUND_REPAIRED: _round_repaired,
+    HistoryEntry.Action.PAIRING_EDITED: _pairing_edited,
+    HistoryEntry.Action.ABSENCE_FORFEITED: _absence_forfeited,
+}
+
+
+def sentence(action: str, details: Mapping) -> str:
+    """The summary of a change, in the active language (``KeyError``: details too thin)."""
+    return _SENTENCES[action](details)
+
+
+def summary(entry: HistoryEntry) -> str:
+    """An entry's summary in the active language; the stored one when its details (from an
+    older version or a backup) do not say enough."""
+    try:
+        return sentence(entry.action, entry.details)
+    except (KeyError, TypeError, ValueError):
+        return entry.summary

@@ -93,22 +93,6 @@ class TimeControl:
             return f"{self.base_s}d{self.delay_s}"
         return str(self.base_s)
 
-    def describe(self) -> str:
-        """A label for people, e.g. ``10 min + 10 s delay (Bronstein)``.
-
-        >>> TimeControl(600, increment_s=5).describe()
-        '10 min + 5 s increment (Fischer)'
-        """
-        minutes, seconds = divmod(self.base_s, 60)
-        text = f"{minutes} min" if not seconds else f"{minutes} min {seconds} s"
-        if minutes == 0:
-            text = f"{seconds} s"
-        if self.increment_s:
-            return f"{text} + {self.increment_s} s increment (Fischer)"
-        if self.delay_s:
-            return f"{text} + {self.delay_s} s delay (Bronstein)"
-        return text
-
     @property
     def base_ms(self) -> int:
         return self.base_s * 1000

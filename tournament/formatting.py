@@ -8,6 +8,7 @@ thin names for these functions.
 
 from __future__ import annotations
 
+import unicodedata
 from fractions import Fraction
 
 from tournament.standings import format_points
@@ -32,3 +33,10 @@ def lowest_text(first_scores, second_scores) -> str:
         return ""
     a, b = min(first_scores.values()), min(second_scores.values())
     return f"{a} ({signed(a - b)}) – {b} ({signed(b - a)})"
+
+
+def name_key(name: str) -> tuple[str, str]:
+    """Sort key for names, the same on pages and in PDFs: case and accents ignored, so Émile
+    sorts with the Es (the name itself breaks ties, so the order is always the same)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold(), name

@@ -81,7 +81,9 @@ class PairingsTable(ExportTable):
 
 
 class PairingsByNameTable(ExportTable):
-    name = tables.Column(verbose_name=_("Name"))
+    # Sorted by the rows' ``sort_name`` (``formatting.name_key``), as the PDF sorts: plain
+    # string order would put "adam" after "Zed" and "Émile" after both.
+    name = tables.Column(verbose_name=_("Name"), order_by=("sort_name",))
     board = tables.Column(verbose_name=_("Board"), attrs={"td": {"class": "board-no"}})
     opponent = tables.Column(verbose_name=_("Opponent"))
     plays = tables.Column(verbose_name=_("Plays"))

@@ -13,7 +13,7 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from tournament import result_origins, services, standings_bridge, tiebreak_texts
-from tournament.formatting import lowest_text, vp
+from tournament.formatting import lowest_text, name_key, vp
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.tables import (
     PairingsByNameTable,
@@ -139,7 +139,9 @@ def _name_rows(event, round_) -> list[dict]:
                      "opponent": board.second.name, "plays": pgettext("plays first", "first")})
         rows.append({"name": board.second.name, "board": board.number,
                      "opponent": board.first.name, "plays": pgettext("plays second", "second")})
-    return sorted(rows, key=lambda r: r["name"].casefold())
+    for row in rows:
+        row["sort_name"] = name_key(row["name"])
+    return sorted(rows, key=lambda r: r["sort_name"])
 
 
 def _pairings_page(request, slug, *, by_name: bool):

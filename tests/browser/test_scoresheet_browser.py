@@ -75,7 +75,7 @@ def test_a_short_game_entered_at_the_board_reaches_the_standings_and_the_viewer(
     first_row = page.inner_text("table.standings tbody tr:first-child")
     assert first_name in first_row
 
-    page.goto(f"{server.url}/games/{result.record_id}/")
+    page.goto(f"{server.url}/games/{result.record_link.record_id}/")
     page.wait_for_selector("#step-label")
     assert page.inner_text("#step-label").startswith("3 / 3")
     page.keyboard.press("ArrowLeft")

@@ -85,19 +85,6 @@ def test_default_time_control_is_ten_minutes_without_increment():
 
 
 @pytest.mark.parametrize(
-    ("tc", "label"),
-    [
-        ("600", "10 min"),
-        ("90", "1 min 30 s"),
-        ("45+2", "45 s + 2 s increment (Fischer)"),
-        ("600d10", "10 min + 10 s delay (Bronstein)"),
-    ],
-)
-def test_time_control_describes_itself(tc, label):
-    assert TimeControl.parse(tc).describe() == label
-
-
-@pytest.mark.parametrize(
     ("text", "message"),
     [
         ("", "invalid time control ''"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine.board import Board as EngineBoard
+from tournament.formatting import name_key
 from tournament.models import Board
 from tournament.printing import data
 from tournament.printing.board_diagram import cell_centre
@@ -19,7 +20,7 @@ def test_time_control_text():
 
 
 def test_names_sort_without_case_or_accents():
-    assert sorted(["emma", "Émile", "Eve", "dan"], key=data.name_key) == [
+    assert sorted(["emma", "Émile", "Eve", "dan"], key=name_key) == [
         "dan", "Émile", "emma", "Eve"]
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 from printing_helpers import A4, GAMES, LETTER, PLAYERS, pdf_pages, pdf_sizes
 
-from tournament import standings_bridge
+from tournament import services, standings_bridge
+from tournament.formatting import name_key
 from tournament.printing import documents
-from tournament.printing.data import name_key
 
 pytestmark = pytest.mark.django_db
 
@@ -161,3 +162,16 @@ def test_scoresheet_shows_the_round_start_and_long_names_fit(event):
     assert "Round 2 · starts 06/14/2025 2:30 p.m." in front
     assert "B · plays second: Augusta Ada King, Countess of" in front
     assert "Surrey" not in front  # shortened with an ellipsis rather than running off the page
+
+
+def test_the_page_and_the_pdf_list_pairings_by_name_in_the_same_order(client, arbiter):
+    """One sort key for names: the page used to sort Émile after Zed, the PDF among the Es."""
+    event = services.create_event(name="Accents", arbiter=arbiter)
+    for name in ("Zed", "Émile", "adam", "Eve"):
+        services.add_player(event, name=name)
+    services.publish_round(services.pair_next_round(event))
+    page = client.get(reverse("event_pairings_by_name", args=[event.slug])).content.decode()
+    names = ["adam", "Émile", "Eve", "Zed"]
+    assert [page.index(f">{n}<") for n in names] == sorted(page.index(f">{n}<") for n in names)
+    text = pdf_pages(documents.render(event, "pairings", 1))[1]
+    assert [text.index(n) for n in names] == sorted(text.index(n) for n in names)

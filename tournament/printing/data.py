@@ -7,7 +7,6 @@ database, and the queries of a document are all in one place.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -16,7 +15,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from clocks.timecontrol import TimeControl, TimeControlError
 from tournament import standings_bridge, tiebreak_texts
+from tournament.formatting import name_key
 from tournament.models import Board, Event, Round
 from tournament.standings import CrosstableCell, CrosstableRow, Standings, format_points
 
@@ -90,7 +91,7 @@ class PairingsDoc:
             if second is not None:
                 lines.append(NameLine(second.name, second.club, line.board,
                                       line.first.name, False))
-        return tuple(sorted(lines, key=lambda n: (name_key(n.name), n.name)))
+        return tuple(sorted(lines, key=lambda n: name_key(n.name)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +160,6 @@ class BoardSheet:
 # --- pure conversions (no database) --------------------------------------------------------
 
 
-def name_key(name: str) -> str:
-    """Sort key for names: case and accents ignored, so Émile sorts with the Es."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
-
-
 def standings_doc_from(info: EventInfo, table: Standings) -> StandingsDoc:
     columns = tuple(
         TiebreakColumn(t.key, str(t.label), str(t.definition))
@@ -202,21 +197,21 @@ def crosstable_doc_from(info: EventInfo, table: Standings,
 
 
 def time_control_text(spec: str) -> str:
-    """``600`` -> "10 min per player"; ``600+5`` adds the increment, ``600d10`` the delay."""
-    base, extra, kind = spec, "", ""
-    for sep in ("+", "d"):
-        if sep in spec:
-            base, extra = spec.split(sep, 1)
-            kind = sep
-    if not base.isdigit() or (extra and not extra.isdigit()):
+    """``600`` -> "10 min per player"; ``600+5`` adds the increment, ``600d10`` the delay.
+
+    The clock core reads the spec (one grammar); a spec it refuses (an event from an old
+    backup, say) is printed as written."""
+    try:
+        control = TimeControl.parse(spec)
+    except TimeControlError:
         return spec
-    seconds = int(base)
+    seconds = control.base_s
     text = (_("%(m)d min per player") % {"m": seconds // 60} if seconds % 60 == 0
             else _("%(s)d s per player") % {"s": seconds})
-    if kind == "+":
-        text += " " + _("+ %(s)s s per move") % {"s": extra}
-    elif kind == "d":
-        text += " " + _("(%(s)s s delay)") % {"s": extra}
+    if control.increment_s:
+        text += " " + _("+ %(s)s s per move") % {"s": control.increment_s}
+    elif control.delay_s:
+        text += " " + _("(%(s)s s delay)") % {"s": control.delay_s}
     return text
 
 

@@ -40,7 +40,8 @@ def _read_upload(request) -> str | None:
         if upload.size > MAX_RECORD_BYTES:
             raise RecordRejected(_("The file is %(size)d KB; the limit is %(limit)d KB.")
                                  % {"size": upload.size // 1024,
-                                    "limit": MAX_RECORD_BYTES // 1024})
+                                    "limit": MAX_RECORD_BYTES // 1024},
+                                 code="record_too_large")
         return upload.read().decode("utf-8", errors="replace")
     return request.POST.get("record") or None
 
@@ -52,7 +53,7 @@ def _submission_page(request, board: Board, *, via: str, context: dict):
         try:
             text = _read_upload(request) or ""
             if not text.strip():
-                raise RecordRejected(_("Paste the record or choose a file."))
+                raise RecordRejected(_("Paste the record or choose a file."), code="no_record")
             submission = submit_record(board, text, user=request.user, via=via)
         except RecordRejected as exc:
             error = exc
@@ -90,7 +91,7 @@ def arbiter_submit_any(request, event):
         try:
             text = _read_upload(request) or ""
             if not text.strip():
-                raise RecordRejected(_("Paste the record or choose a file."))
+                raise RecordRejected(_("Paste the record or choose a file."), code="no_record")
             board = board_for_record(event, text)
             submission = submit_record(board, text, user=request.user, via="arbiter")
         except RecordRejected as exc:
@@ -181,8 +182,8 @@ def api_submit(request):
     try:
         submission = submit_record(board, request.body, user=user, via=via)
     except RecordRejected as exc:
-        return JsonResponse({"ok": False, "error": {"line": exc.line, "message": exc.message}},
-                            status=422)
+        return JsonResponse({"ok": False, "error": {
+            "line": exc.line, "code": exc.code, "message": exc.message}}, status=422)
     result = submission.result
     return JsonResponse({
         "ok": True, "created": submission.created, "conflict": submission.conflict,

@@ -5,7 +5,7 @@ reason from them (``games.engine.messages``: for ``verify_log``, the golden file
 tests). Here each code has a gettext msgid with the params as named placeholders, counted ones
 through ngettext; :func:`engine_text` translates an error, nested reasons included, wherever it
 reaches a person: the record submission pages and the JSON API (``games.services``), the live
-scoresheet (``games.live``). ``tests/web/test_engine_messages.py`` fails when a code has no
+scoresheet (``games.live``). tests/web/test_translated_refusals.py fails when a code has no
 msgid here or a msgid's placeholders differ from the code's params.
 
 Cell names, seat letters, colour letters and tiles stay as the record writes them (``f10``,

@@ -26,11 +26,17 @@ SUBMISSIONS_PER_10_MIN = 20
 ENTRIES_PER_MINUTE = 120
 
 
-def _refused(request, message: str, status: int = 403):
+def _api_error(status: int, code: str, message: str, line: int | None = None) -> JsonResponse:
+    """The API's one error shape: a stable ``code`` for programs, the ``message`` for people
+    in the request's language, and the record ``line`` where one is to blame."""
+    return JsonResponse({"ok": False, "error": {"line": line, "code": code, "message": message}},
+                        status=status)
+
+
+def _refused(request, message: str, status: int = 403, code: str = "token_refused"):
     if request.headers.get("Accept", "").startswith("application/json") or \
             request.content_type == "application/json":
-        return JsonResponse({"ok": False, "error": {"line": None, "message": message}},
-                            status=status)
+        return _api_error(status, code, message)
     return render(request, "games/refused.html", {"message": message}, status=status)
 
 
@@ -118,7 +124,7 @@ def player_submit(request, token):
         f"submit:{board.pk}", limit=SUBMISSIONS_PER_10_MIN, window_s=600
     ):
         return _refused(request, _("Too many submissions from this board; wait a few "
-                                   "minutes."), status=429)
+                                   "minutes."), status=429, code="too_many_submissions")
     return _submission_page(request, board, via="player",
                             context={"event": board.round.event, "token": token})
 
@@ -131,9 +137,8 @@ def _declared_length(request) -> int:
 
 
 def _too_large() -> JsonResponse:
-    return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-        "The record is larger than %(limit)d KB.") % {"limit": MAX_RECORD_BYTES // 1024}}},
-        status=413)
+    return _api_error(413, "record_too_large", _("The record is larger than %(limit)d KB.")
+                      % {"limit": MAX_RECORD_BYTES // 1024})
 
 
 @csrf_exempt
@@ -155,35 +160,32 @@ def api_submit(request):
         try:
             board = board_for_token(auth.removeprefix("Board ").strip())
         except TokenRefused as exc:
-            return JsonResponse({"ok": False, "error": {"line": None, "message": str(exc)}},
-                                status=403)
+            return _api_error(403, "token_refused", str(exc))
         if not throttle.allow(f"submit:{board.pk}", limit=SUBMISSIONS_PER_10_MIN, window_s=600):
-            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-                "Too many submissions from this board; wait a few minutes.")}}, status=429)
+            return _api_error(429, "too_many_submissions", _(
+                "Too many submissions from this board; wait a few minutes."))
         user, via = None, "api"
     else:
         reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
         if reason is not None:
-            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
+            return _api_error(403, "not_authorised", _(
                 "Give the board token (Authorization: Board <token>) or log in; "
-                "a session needs the CSRF token.")}}, status=403)
+                "a session needs the CSRF token."))
         board = Board.objects.select_related("round__event").filter(
             pk=request.GET.get("board") if request.GET.get("board", "").isdigit() else None
         ).first()
         if board is None:
-            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-                "Name the board with ?board=<id>.")}}, status=400)
+            return _api_error(400, "board_missing", _("Name the board with ?board=<id>."))
         if not board.round.event.is_arbiter(request.user):
-            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-                "Only the event's arbiters may submit without a board token.")}}, status=403)
+            return _api_error(403, "not_arbiter", _(
+                "Only the event's arbiters may submit without a board token."))
         user, via = request.user, "api"
     if len(request.body) > MAX_RECORD_BYTES:
         return _too_large()
     try:
         submission = submit_record(board, request.body, user=user, via=via)
     except RecordRejected as exc:
-        return JsonResponse({"ok": False, "error": {
-            "line": exc.line, "code": exc.code, "message": exc.message}}, status=422)
+        return _api_error(422, exc.code, exc.message, exc.line)
     result = submission.result
     return JsonResponse({
         "ok": True, "created": submission.created, "conflict": submission.conflict,

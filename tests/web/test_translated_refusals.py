@@ -178,6 +178,10 @@ def test_the_api_gives_a_code_and_the_message_in_the_requested_language(client, 
     header = client.post(url, good_record(board).replace('[Round "1"]', '[Round "7"]'),
                          content_type="text/plain", **auth)
     assert header.status_code == 422 and header.json()["error"]["code"] == "tag_mismatch"
+    token = client.post(url, body, content_type="text/plain", HTTP_ACCEPT_LANGUAGE="ko",
+                        HTTP_AUTHORIZATION="Board nonsense-token")
+    assert token.status_code == 403 and token.json()["error"]["code"] == "token_refused"
+    assert token.json()["error"]["line"] is None and token.json()["error"]["message"]
 
 
 def _settings_data(arbiter_client, event, **changes):

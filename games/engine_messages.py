@@ -22,7 +22,7 @@ from games.engine import EngineError
 from games.engine.messages import Message
 from tournament.core_messages import say
 
-__all__ = ["MSGIDS", "engine_text"]
+__all__ = ["JSON_DETAILS", "MSGIDS", "engine_text"]
 
 MSGIDS: dict[str, Promise] = {
     "not_utf8": _("the record is not UTF-8 text (invalid byte at offset %(offset)s)"),
@@ -161,9 +161,30 @@ MSGIDS: dict[str, Promise] = {
 }
 
 
+#: What Python's JSON parser says (the ``detail`` of ``json_invalid``: a reason inside the
+#: engine's), in the reader's language. A text not listed (another Python version) is shown as
+#: the parser wrote it.
+JSON_DETAILS: dict[str, Promise] = {
+    "Expecting value": pgettext_lazy("JSON parser", "Expecting value"),
+    "Expecting property name enclosed in double quotes": pgettext_lazy(
+        "JSON parser", "Expecting property name enclosed in double quotes"),
+    "Expecting ':' delimiter": pgettext_lazy("JSON parser", "Expecting ':' delimiter"),
+    "Expecting ',' delimiter": pgettext_lazy("JSON parser", "Expecting ',' delimiter"),
+    "Extra data": pgettext_lazy("JSON parser", "Extra data"),
+    "Unterminated string starting at": pgettext_lazy("JSON parser",
+                                                     "Unterminated string starting at"),
+    "Invalid control character at": pgettext_lazy("JSON parser", "Invalid control character at"),
+    "Invalid \\escape": pgettext_lazy("JSON parser", "Invalid \\escape"),
+    "Invalid \\uXXXX escape": pgettext_lazy("JSON parser", "Invalid \\uXXXX escape"),
+}
+
+
 def engine_text(error: EngineError | Message) -> str:
     """The engine's reason in the active language, a reason nested in it translated too."""
-    return say(MSGIDS, error.code, error.params, _inner)
+    params = error.params
+    if error.code == "json_invalid":
+        params = {**params, "detail": JSON_DETAILS.get(params["detail"], params["detail"])}
+    return say(MSGIDS, error.code, params, _inner)
 
 
 def _inner(value: object) -> object:

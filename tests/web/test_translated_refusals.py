@@ -10,6 +10,7 @@ the JSON API and the event settings form.
 
 from __future__ import annotations
 
+import json
 import random
 from string import Formatter
 
@@ -21,7 +22,7 @@ from django.utils import translation
 from clocks.timecontrol import MESSAGES as TIME_CONTROL_MESSAGES
 from games.engine import Game, IllegalActionError, format_record, random_game
 from games.engine.messages import MESSAGES, param_names
-from games.engine_messages import MSGIDS, engine_text
+from games.engine_messages import JSON_DETAILS, MSGIDS, engine_text
 from tournament import services
 from tournament.core_messages import TIEBREAK_MSGIDS, TIME_CONTROL_MSGIDS, say
 from tournament.models import Board, Event, Player
@@ -92,6 +93,25 @@ def test_a_nested_reason_is_translated_too():
             "차례가 아닌 좌석: A은(는) 타일을 놓을 수 없습니다. 좌석 B의 차례입니다")
     with translation.override("en"):
         assert engine_text(caught.value) == caught.value.reason
+
+
+BROKEN_JSON = ['', '{', '{"a" 1}', '[1 2]', '{"a": 1} x', '"abc', '"a\x01"', '"\\q"',
+               '"\\u12"']
+
+
+def test_what_the_json_parser_says_is_translated_too():
+    """The detail of 'not valid JSON' comes from Python's parser; every text it gives for these
+    inputs is in the shell's list (a Python whose wording changed is noticed here)."""
+    said = set()
+    for text in BROKEN_JSON:
+        with pytest.raises(json.JSONDecodeError) as caught:
+            json.loads(text)
+        said.add(caught.value.msg)
+    assert said == set(JSON_DETAILS)
+    for language in LANGUAGES[1:]:
+        with translation.override(language):
+            untranslated = [key for key, text in JSON_DETAILS.items() if str(text) == key]
+        assert not untranslated, (language, untranslated)
 
 
 # --- the pages ----------------------------------------------------------------------------
@@ -178,6 +198,11 @@ def test_the_api_gives_a_code_and_the_message_in_the_requested_language(client, 
     header = client.post(url, good_record(board).replace('[Round "1"]', '[Round "7"]'),
                          content_type="text/plain", **auth)
     assert header.status_code == 422 and header.json()["error"]["code"] == "tag_mismatch"
+    broken = client.post(url, '{"tags": {}, "actions": [1 2]}', content_type="text/plain",
+                         HTTP_ACCEPT_LANGUAGE="ru", **auth)
+    assert broken.status_code == 422 and broken.json()["error"] == {
+        "line": 1, "code": "json_invalid",
+        "message": "некорректный JSON: ожидается разделитель «,»"}
     token = client.post(url, body, content_type="text/plain", HTTP_ACCEPT_LANGUAGE="ko",
                         HTTP_AUTHORIZATION="Board nonsense-token")
     assert token.status_code == 403 and token.json()["error"]["code"] == "token_refused"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_TIME_CONTROL", "MAX_SECONDS", "TimeControl", "TimeControlError"]
+__all__ = ["DEFAULT_TIME_CONTROL", "MAX_SECONDS", "MESSAGES", "TimeControl", "TimeControlError"]
 
 #: Upper bound for every number in a time control: a day is far beyond any board game, so a
 #: larger value is a typo (or milliseconds typed as seconds) and is refused rather than obeyed.
@@ -27,8 +27,39 @@ MAX_SECONDS = 86_400
 _NOTATION = re.compile(r"(0|[1-9][0-9]{0,5})(?:([+d])(0|[1-9][0-9]{0,5}))?")
 
 
+#: Code -> English text of every refusal (``str.format`` fields). The Django shell translates
+#: a refusal from its ``code`` and ``params`` (``tournament.core_messages``), not from the text.
+MESSAGES: dict[str, str] = {
+    "not_whole": "{field} must be a whole number of seconds, got {value}",
+    "out_of_range": "{field} must be between 0 and {limit} seconds, got {value}",
+    "base_zero": "base_s must be at least 1 second, got 0",
+    "both": "a time control has a Fischer increment or a Bronstein delay, not both "
+    "(increment_s={increment}, delay_s={delay})",
+    "not_text": "a time control is text like '600+5', got {value}",
+    "syntax": "invalid time control {text}: expected seconds per player, optionally "
+    "followed by '+N' (Fischer increment) or 'dN' (Bronstein delay), e.g. '600', '600+5', "
+    "'600d10'",
+    "invalid": "invalid time control {text}: {why}",
+}
+
+
+def _rebuild(cls, code, params):  # type: ignore[no-untyped-def]
+    return cls(code, **params)
+
+
 class TimeControlError(ValueError):
-    """A time control that cannot be parsed or makes no sense; the message quotes the input."""
+    """A time control that cannot be parsed or makes no sense; the message quotes the input.
+
+    ``code`` (a key of :data:`MESSAGES`) and ``params`` say what is wrong without the English;
+    a param may be another ``TimeControlError`` (the reason a quoted text is invalid).
+    """
+
+    def __init__(self, code: str, **params: object) -> None:
+        self.code, self.params = code, params
+        super().__init__(MESSAGES[code].format(**params))
+
+    def __reduce__(self):  # pickled with its code and params (the default would pass the text)
+        return (_rebuild, (type(self), self.code, self.params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,18 +78,13 @@ class TimeControl:
         for name in ("base_s", "increment_s", "delay_s"):
             value = getattr(self, name)
             if type(value) is not int:
-                raise TimeControlError(f"{name} must be a whole number of seconds, got {value!r}")
+                raise TimeControlError("not_whole", field=name, value=repr(value))
             if not 0 <= value <= MAX_SECONDS:
-                raise TimeControlError(
-                    f"{name} must be between 0 and {MAX_SECONDS} seconds, got {value}"
-                )
+                raise TimeControlError("out_of_range", field=name, limit=MAX_SECONDS, value=value)
         if self.base_s == 0:
-            raise TimeControlError("base_s must be at least 1 second, got 0")
+            raise TimeControlError("base_zero")
         if self.increment_s and self.delay_s:
-            raise TimeControlError(
-                f"a time control has a Fischer increment or a Bronstein delay, not both "
-                f"(increment_s={self.increment_s}, delay_s={self.delay_s})"
-            )
+            raise TimeControlError("both", increment=self.increment_s, delay=self.delay_s)
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
@@ -68,14 +94,10 @@ class TimeControl:
         the text quoted, never guessed at.
         """
         if not isinstance(text, str):
-            raise TimeControlError(f"a time control is text like '600+5', got {text!r}")
+            raise TimeControlError("not_text", value=repr(text))
         match = _NOTATION.fullmatch(text.strip())
         if match is None:
-            raise TimeControlError(
-                f"invalid time control {text!r}: expected seconds per player, optionally "
-                f"followed by '+N' (Fischer increment) or 'dN' (Bronstein delay), "
-                f"e.g. '600', '600+5', '600d10'"
-            )
+            raise TimeControlError("syntax", text=repr(text))
         base, kind, extra = match.groups()
         try:
             if kind == "+":
@@ -84,7 +106,7 @@ class TimeControl:
                 return cls(int(base), delay_s=int(extra))
             return cls(int(base))
         except TimeControlError as error:
-            raise TimeControlError(f"invalid time control {text!r}: {error}") from None
+            raise TimeControlError("invalid", text=repr(text), why=error) from None
 
     def __str__(self) -> str:
         if self.increment_s:

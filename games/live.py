@@ -21,6 +21,7 @@ from clocks.clock import ClockState
 from clocks.models import Clock
 from games import services as game_services
 from games.engine import EngineError, Game, format_record, parse_record, replay
+from games.engine_messages import engine_text
 from games.models import LiveGame
 from tournament.models import Board
 
@@ -181,7 +182,7 @@ def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveS
         record_action = parse_record({"tags": {}, "actions": [action]}).actions[0]
         _apply(game, record_action)
     except EngineError as exc:
-        raise LiveRefused(exc.reason) from None
+        raise LiveRefused(engine_text(exc)) from None
     if clock is not None:
         action["press"] = clock.press_number
     live.actions = [*live.actions, *flags, action]

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.engine import EngineError, Record, VerifiedGame, format_record, parse_record, verify
+from games.engine_messages import engine_text
 from games.models import GameRecord, ResultRecord
 from tournament import services as event_services
 from tournament.models import Board, Result
@@ -24,13 +25,22 @@ MAX_RECORD_BYTES = 256 * 1024
 
 
 class RecordRejected(Exception):
-    """A record that was not stored: ``line`` (None: the whole record) and a plain reason."""
+    """A record that was not stored: ``line`` (None: the whole record), the reason in the
+    active language, and a stable ``code`` for programs (the JSON API): the engine's message
+    code when the engine refused the record, else one of this module's own."""
 
-    def __init__(self, message: str, line: int | None = None, text: str = "") -> None:
+    def __init__(self, message: str, line: int | None = None, text: str = "", *,
+                 code: str) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.text = text
+        self.code = code
+
+    @classmethod
+    def engine(cls, error: EngineError, text: str = "") -> RecordRejected:
+        """The engine's refusal, its reason translated (``games.engine_messages``)."""
+        return cls(engine_text(error), error.line, text, code=error.code)
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}" if self.line else self.message
@@ -54,7 +64,7 @@ def _check_size(source: str | bytes) -> None:
     if size > MAX_RECORD_BYTES:
         raise RecordRejected(
             _("The record is %(size)d KB; the limit is %(limit)d KB.")
-            % {"size": size // 1024, "limit": MAX_RECORD_BYTES // 1024}
+            % {"size": size // 1024, "limit": MAX_RECORD_BYTES // 1024}, code="record_too_large"
         )
 
 
@@ -71,21 +81,23 @@ def _check_header(record: Record, board: Board, text: str) -> None:
         got = record.tag(tag)
         if got is None:
             raise RecordRejected(_("The record has no [%(tag)s] tag; it must say %(want)r.")
-                                 % {"tag": tag, "want": want}, None, text)
+                                 % {"tag": tag, "want": want}, None, text, code="tag_missing")
         if " ".join(got.split()).casefold() != want.casefold():
             raise RecordRejected(
                 _("[%(tag)s %(got)r] does not match this board, which has %(want)r.")
                 % {"tag": tag, "got": got, "want": want}, record.tag_line(tag), text,
+                code="tag_mismatch",
             )
     players = record.tag("Players", "2")
     if players != "2":
         raise RecordRejected(_("A tournament game has two players, not %(n)s.") % {"n": players},
-                             record.tag_line("Players"), text)
+                             record.tag_line("Players"), text, code="players_mismatch")
     rules = record.tag("Rules", event.rules_profile)
     if rules != event.rules_profile:
         raise RecordRejected(
             _("The record is played under %(got)r rules; this event uses %(want)r.")
             % {"got": rules, "want": event.rules_profile}, record.tag_line("Rules"), text,
+            code="rules_mismatch",
         )
 
 
@@ -95,15 +107,15 @@ def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGam
     The record is parsed once; the engine replays that parsed record.
     """
     if board.is_bye:
-        raise RecordRejected(_("A bye has no game record."))
+        raise RecordRejected(_("A bye has no game record."), code="bye")
     _check_size(source)
     try:
         record = parse_record(source)  # the engine's own error type, whatever the input
     except EngineError as exc:
-        raise RecordRejected(exc.reason, exc.line, _text(source)) from exc
+        raise RecordRejected.engine(exc, _text(source)) from exc
     verdict = verify(record)
     if not verdict.ok:
-        raise RecordRejected(verdict.error.reason, verdict.error.line, _text(source))
+        raise RecordRejected.engine(verdict.error, _text(source))
     _check_header(record, board, _text(source))
     return record, verdict.game
 
@@ -116,13 +128,14 @@ def board_for_record(event, source: str | bytes) -> Board:
     try:
         record = parse_record(source)
     except EngineError as exc:
-        raise RecordRejected(exc.reason, exc.line) from exc
+        raise RecordRejected.engine(exc) from exc
     numbers = {}
     for tag in ("Round", "Board"):
         value = record.tag(tag)
         if value is None or not value.strip().isdigit():
             raise RecordRejected(_("The record needs a [%(tag)s] tag with a number to find its "
-                                   "board.") % {"tag": tag}, record.tag_line(tag))
+                                   "board.") % {"tag": tag}, record.tag_line(tag),
+                                 code="board_tag_missing")
         numbers[tag] = int(value)
     board = (
         Board.objects.select_related("round__event", "first", "second")
@@ -133,7 +146,7 @@ def board_for_record(event, source: str | bytes) -> Board:
     if board is None:
         raise RecordRejected(_("Round %(r)d has no board %(b)d in this event.")
                              % {"r": numbers["Round"], "b": numbers["Board"]},
-                             record.tag_line("Board"))
+                             record.tag_line("Board"), code="board_unknown")
     return board
 
 

@@ -26,11 +26,17 @@ SUBMISSIONS_PER_10_MIN = 20
 ENTRIES_PER_MINUTE = 120
 
 
-def _refused(request, message: str, status: int = 403):
+def _api_error(status: int, code: str, message: str, line: int | None = None) -> JsonResponse:
+    """The API's one error shape: a stable ``code`` for programs, the ``message`` for people
+    in the request's language, and the record ``line`` where one is to blame."""
+    return JsonResponse({"ok": False, "error": {"line": line, "code": code, "message": message}},
+                        status=status)
+
+
+def _refused(request, message: str, status: int = 403, code: str = "token_refused"):
     if request.headers.get("Accept", "").startswith("application/json") or \
             request.content_type == "application/json":
-        return JsonResponse({"ok": False, "error": {"line": None, "message": message}},
-                            status=status)
+        return _api_error(status, code, message)
     return render(request, "games/refused.html", {"message": message}, status=status)
 
 
@@ -40,7 +46,8 @@ def _read_upload(request) -> str | None:
         if upload.size > MAX_RECORD_BYTES:
             raise RecordRejected(_("The file is %(size)d KB; the limit is %(limit)d KB.")
                                  % {"size": upload.size // 1024,
-                                    "limit": MAX_RECORD_BYTES // 1024})
+                                    "limit": MAX_RECORD_BYTES // 1024},
+                                 code="record_too_large")
         return upload.read().decode("utf-8", errors="replace")
     return request.POST.get("record") or None
 
@@ -52,7 +59,7 @@ def _submission_page(request, board: Board, *, via: str, context: dict):
         try:
             text = _read_upload(request) or ""
             if not text.strip():
-                raise RecordRejected(_("Paste the record or choose a file."))
+                raise RecordRejected(_("Paste the record or choose a file."), code="no_record")
             submission = submit_record(board, text, user=request.user, via=via)
         except RecordRejected as exc:
             error = exc
@@ -90,7 +97,7 @@ def arbiter_submit_any(request, event):
         try:
             text = _read_upload(request) or ""
             if not text.strip():
-                raise RecordRejected(_("Paste the record or choose a file."))
+                raise RecordRejected(_("Paste the record or choose a file."), code="no_record")
             board = board_for_record(event, text)
             submission = submit_record(board, text, user=request.user, via="arbiter")
         except RecordRejected as exc:
@@ -117,7 +124,7 @@ def player_submit(request, token):
         f"submit:{board.pk}", limit=SUBMISSIONS_PER_10_MIN, window_s=600
     ):
         return _refused(request, _("Too many submissions from this board; wait a few "
-                                   "minutes."), status=429)
+                                   "minutes."), status=429, code="too_many_submissions")
     return _submission_page(request, board, via="player",
                             context={"event": board.round.event, "token": token})
 
@@ -130,9 +137,8 @@ def _declared_length(request) -> int:
 
 
 def _too_large() -> JsonResponse:
-    return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-        "The record is larger than %(limit)d KB.") % {"limit": MAX_RECORD_BYTES // 1024}}},
-        status=413)
+    return _api_error(413, "record_too_large", _("The record is larger than %(limit)d KB.")
+                      % {"limit": MAX_RECORD_BYTES // 1024})
 
 
 @csrf_exempt
@@ -154,35 +160,32 @@ def api_submit(request):
         try:
             board = board_for_token(auth.removeprefix("Board ").strip())
         except TokenRefused as exc:
-            return JsonResponse({"ok": False, "error": {"line": None, "message": str(exc)}},
-                                status=403)
+            return _api_error(403, "token_refused", str(exc))
         if not throttle.allow(f"submit:{board.pk}", limit=SUBMISSIONS_PER_10_MIN, window_s=600):
-            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-                "Too many submissions from this board; wait a few minutes.")}}, status=429)
+            return _api_error(429, "too_many_submissions", _(
+                "Too many submissions from this board; wait a few minutes."))
         user, via = None, "api"
     else:
         reason = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
         if reason is not None:
-            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
+            return _api_error(403, "not_authorised", _(
                 "Give the board token (Authorization: Board <token>) or log in; "
-                "a session needs the CSRF token.")}}, status=403)
+                "a session needs the CSRF token."))
         board = Board.objects.select_related("round__event").filter(
             pk=request.GET.get("board") if request.GET.get("board", "").isdigit() else None
         ).first()
         if board is None:
-            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-                "Name the board with ?board=<id>.")}}, status=400)
+            return _api_error(400, "board_missing", _("Name the board with ?board=<id>."))
         if not board.round.event.is_arbiter(request.user):
-            return JsonResponse({"ok": False, "error": {"line": None, "message": _(
-                "Only the event's arbiters may submit without a board token.")}}, status=403)
+            return _api_error(403, "not_arbiter", _(
+                "Only the event's arbiters may submit without a board token."))
         user, via = request.user, "api"
     if len(request.body) > MAX_RECORD_BYTES:
         return _too_large()
     try:
         submission = submit_record(board, request.body, user=user, via=via)
     except RecordRejected as exc:
-        return JsonResponse({"ok": False, "error": {"line": exc.line, "message": exc.message}},
-                            status=422)
+        return _api_error(422, exc.code, exc.message, exc.line)
     result = submission.result
     return JsonResponse({
         "ok": True, "created": submission.created, "conflict": submission.conflict,

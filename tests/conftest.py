@@ -45,3 +45,14 @@ def _fresh_throttles():
     from django.core.cache import cache  # here: Django is configured only once pytest-django ran
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _language_of_the_test():
+    """Each test starts in the default language, whatever the previous test's last request
+    asked for: the locale middleware activates a request's language in the thread and leaves
+    it there, so a Russian request would make later direct service calls speak Russian."""
+    from django.utils import translation  # here: see _fresh_throttles
+
+    yield
+    translation.deactivate()

@@ -14,6 +14,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.standings import DEFAULT_TIEBREAKS
 from tournament.validation import one_line, tiebreak_list, time_control
@@ -54,7 +55,7 @@ class Event(models.Model):
         LOT = "lot", _("Drawn by lot")
 
     slug = models.SlugField(_("short name"), max_length=60, unique=True)
-    name = models.CharField(_("name"), max_length=120, validators=[one_line])
+    name = models.CharField(pgettext_lazy("event", "name"), max_length=120, validators=[one_line])
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=120, blank=True, validators=[one_line])
@@ -149,7 +150,8 @@ class Event(models.Model):
 
 class Player(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(_("name"), max_length=100, validators=[one_line])
+    name = models.CharField(pgettext_lazy("player", "name"), max_length=100,
+                            validators=[one_line])
     club = models.CharField(_("club"), max_length=100, blank=True, validators=[one_line])
     country = models.CharField(_("country"), max_length=3, blank=True, validators=[one_line])
     rating = models.PositiveIntegerField(

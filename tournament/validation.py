@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clocks.timecontrol import TimeControl, TimeControlError
+from tournament.core_messages import tiebreak_text, time_control_text
 from tournament.standings import UnknownTiebreakError, resolve_tiebreaks
 
 #: C0 and C1 control characters and the Unicode line and paragraph separators. Tabs and line
@@ -36,7 +37,7 @@ def time_control(value: str) -> None:
     try:
         TimeControl.parse(value)
     except TimeControlError as exc:
-        raise ValidationError(str(exc), code="time_control") from None
+        raise ValidationError(time_control_text(exc), code="time_control") from None
 
 
 def tiebreak_list(value) -> None:
@@ -46,4 +47,4 @@ def tiebreak_list(value) -> None:
     try:
         resolve_tiebreaks(value)
     except UnknownTiebreakError as exc:
-        raise ValidationError(str(exc), code="tiebreaks") from None
+        raise ValidationError(tiebreak_text(exc), code="tiebreaks") from None

@@ -14,6 +14,11 @@ Verify a record (text, JSON text, bytes or a decoded JSON object):
 >>> verdict.error.reason
 'unfinished record: the game is not over after 2 actions (seat A to move)'
 
+Every error also has a stable ``code`` and its ``params`` (the site translates from these):
+
+>>> verdict.error.code, verdict.error.params
+('unfinished', {'count': 2, 'seat': 'A'})
+
 Or drive a game one action at a time (the live scoresheet):
 
 >>> game = Game(players=2, profile="mso")

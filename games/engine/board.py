@@ -65,16 +65,14 @@ class Board:
     def for_players(players: int) -> Board:
         """The board for 1-4 players: radius 5 (1-2 players), 6 (3) or 7 (4)."""
         if players not in _RADIUS_FOR_PLAYERS:
-            raise NotationError(
-                f"number of players '{players}' is not supported (1, 2, 3 or 4)", token=str(players)
-            )
+            raise NotationError("players_unsupported", token=str(players), players=players)
         return Board.of_radius(_RADIUS_FOR_PLAYERS[players])
 
     @staticmethod
     def of_radius(radius: int) -> Board:
         """The board of radius 5, 6 or 7 (cached: tables are built once per size)."""
         if radius not in (5, 6, 7):
-            raise NotationError(f"board radius '{radius}' is not supported (5, 6 or 7)")
+            raise NotationError("radius_unsupported", radius=radius)
         return _build(radius)
 
     @property
@@ -93,14 +91,14 @@ class Board:
             return self.index[name]
         except (KeyError, TypeError):
             raise IllegalActionError(
-                f"unknown cell '{name}': not on the board of radius {self.radius}", token=str(name)
+                "unknown_cell", token=str(name), cell=name, radius=self.radius
             ) from None
 
     def name_of(self, q: int, r: int) -> str:
         """The name of the cell at axial ``(q, r)``."""
         n = self.radius
         if max(abs(q), abs(r), abs(q + r)) > n:
-            raise IllegalActionError(f"cell ({q}, {r}) is not on the board of radius {n}")
+            raise IllegalActionError("coords_off_board", q=q, r=r, radius=n)
         return f"{chr(ord('a') + n - r)}{q + n + 1}"
 
     def coords_of(self, name: str) -> tuple[int, int]:

@@ -5,9 +5,14 @@ form, ``verify_log``) needs one ``except`` clause whatever the input was. The tw
 separate "this is not a game record" (:class:`NotationError`) from "this is a record, but the
 game it describes breaks a rule" (:class:`IllegalActionError`). Each error carries where it
 happened (line, column, action number) and the offending token, and its message quotes it.
+The message itself is a code and params (see messages.py), so the shell can translate it.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from .messages import MESSAGES, Message, render
 
 __all__ = ["EngineError", "IllegalActionError", "NotationError", "UnknownProfileError"]
 
@@ -15,27 +20,39 @@ __all__ = ["EngineError", "IllegalActionError", "NotationError", "UnknownProfile
 class EngineError(ValueError):
     """Base class of every error the engine raises on purpose.
 
-    ``reason`` is the plain explanation (it quotes the offending token); ``line`` is the 1-based
-    line of a text record (for a JSON record: the 1-based index of the action), ``column`` the
-    1-based column where sensible, ``action`` the 1-based number of the action, ``token`` the
-    text that was refused. ``str(error)`` puts the position in front of the reason.
+    ``code`` names the message in :data:`~.messages.MESSAGES` and ``params`` fill it in (a
+    param may be a nested :class:`~.messages.Message`): the shell translates an error from these
+    two alone. ``reason`` is the plain English explanation rendered from them (it quotes the
+    offending token); ``line`` is the 1-based line of a text record (for a JSON record: the
+    1-based index of the action), ``column`` the 1-based column where sensible, ``action`` the
+    1-based number of the action, ``token`` the text that was refused. ``str(error)`` puts the
+    position in front of the reason.
     """
 
     def __init__(
         self,
-        reason: str,
+        code: str,
         *,
         line: int | None = None,
         column: int | None = None,
         action: int | None = None,
         token: str | None = None,
+        **params: Any,
     ) -> None:
-        super().__init__(reason)
-        self.reason = reason
+        if code not in MESSAGES:  # a raise site without its message: a bug, said at once
+            raise ValueError(f"unknown engine message code {code!r}")
+        super().__init__(code)
+        self.code = code
+        self.params = params
         self.line = line
         self.column = column
         self.action = action
         self.token = token
+
+    @property
+    def reason(self) -> str:
+        """The English explanation (rendered when asked: refusals are often caught unread)."""
+        return render(Message(self.code, self.params))
 
     def at(
         self,
@@ -51,11 +68,12 @@ class EngineError(ValueError):
         the record position. A copy keeps the original exception object untouched.
         """
         return type(self)(
-            self.reason,
+            self.code,
             line=self.line if self.line is not None else line,
             column=self.column if self.column is not None else column,
             action=self.action if self.action is not None else action,
             token=self.token if self.token is not None else token,
+            **self.params,
         )
 
     @property
@@ -74,18 +92,19 @@ class EngineError(ValueError):
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
     def __repr__(self) -> str:
+        params = "".join(f", {name}={value!r}" for name, value in self.params.items())
         return (
-            f"{type(self).__name__}({self.reason!r}, line={self.line!r}, "
+            f"{type(self).__name__}({self.code!r}{params}, line={self.line!r}, "
             f"column={self.column!r}, action={self.action!r})"
         )
 
     def __reduce__(self):  # keep the keyword fields when pickled (multiprocessing, caches)
-        fields = (self.reason, self.line, self.column, self.action, self.token)
+        fields = (self.code, self.line, self.column, self.action, self.token, self.params)
         return (_rebuild, (type(self), *fields))
 
 
-def _rebuild(cls, reason, line, column, action, token):  # type: ignore[no-untyped-def]
-    return cls(reason, line=line, column=column, action=action, token=token)
+def _rebuild(cls, code, line, column, action, token, params):  # type: ignore[no-untyped-def]
+    return cls(code, line=line, column=column, action=action, token=token, **params)
 
 
 class NotationError(EngineError):

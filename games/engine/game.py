@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from .board import COLOURS, Board
 from .errors import IllegalActionError, NotationError
+from .messages import Message
 from .position import Position
 from .racks import Racks
 from .result import Snapshot, VerifiedGame, summarize
@@ -68,12 +69,14 @@ class Game:
         self.board = Board.for_players(players)
         if players > self.tile_set.max_players:
             raise NotationError(
-                f"the {self.tile_set.name} tile set is for at most "
-                f"{self.tile_set.max_players} players, not {players}",
+                "tile_set_players",
                 token=str(players),
+                tile_set=self.tile_set.name,
+                limit=self.tile_set.max_players,
+                players=players,
             )
         if partnership and players != 4:
-            raise NotationError(f"a partnership game needs 4 players, not {players}")
+            raise NotationError("partnership_players", players=players)
         self.players = players
         self.partnership = partnership
         self.seats = _SEATS[:players]
@@ -179,9 +182,11 @@ class Game:
         i = _SEATS.find(seat) if isinstance(seat, str) and len(seat) == 1 else -1
         if not 0 <= i < self.players:
             raise IllegalActionError(
-                f"seat '{seat}' does not play in this {self.players}-player game "
-                f"(seats {', '.join(self.seats)})",
+                "seat_not_playing",
                 token=str(seat),
+                seat=seat,
+                players=self.players,
+                seats=", ".join(self.seats),
             )
         return i
 
@@ -236,7 +241,7 @@ class Game:
         puts colour ``ca`` on cell ``a`` and ``cb`` on ``b`` (indices, unchecked, as
         :meth:`seat_index`, :attr:`Board.index` and ``COLOURS`` give them); returns the gains."""
         if s != self._cur or self.end:
-            raise self._not_to_act(s, "place a tile")
+            raise self._not_to_act(s)
         pos, racks = self._pos, self._racks
         placed_by = self._placed_by
         first = placed_by[s] == 0
@@ -295,15 +300,13 @@ class Game:
         """Swap the whole rack (shown as ``tiles``) after the seat's last placement of a turn."""
         s = self.seat_index(seat)
         if self.end:
-            raise IllegalActionError("action after the end of the game")
+            raise IllegalActionError("after_end")
         if self._open != s or self._open_swapped:
             if s == self._cur and self._in_bonus:
-                why = f"seat {seat} must make its bonus play first"
-            elif self._open == s:
-                why = f"seat {seat} already swapped this turn"
-            else:
-                why = "a swap must follow the seat's own last placement of its turn"
-            raise IllegalActionError(f"swap not allowed now: {why}")
+                raise IllegalActionError("swap_bonus_first", seat=seat)
+            if self._open == s:
+                raise IllegalActionError("swap_already", seat=seat)
+            raise IllegalActionError("swap_timing")
         refusal = swap_refused_by_bag(self._racks.bag + self._open_refill)
         if refusal is not None:
             raise refusal
@@ -311,8 +314,7 @@ class Game:
         for tile in tiles:
             if tile.first in low or tile.second in low:
                 raise IllegalActionError(
-                    f"swap not allowed with that rack: tile '{tile}' shows one of seat {seat}'s "
-                    f"lowest colours ({', '.join(low)})"
+                    "swap_shows_lowest", tile=str(tile), seat=seat, colours=", ".join(low)
                 )
         self._racks.swap(s, tiles, self._open_refill, seat)
         self._open_refill = 0
@@ -325,7 +327,7 @@ class Game:
         """Reveal the tiles the seat drew at its last draw (first rack, refill, after a swap)."""
         s = self.seat_index(seat)
         if self.end:
-            raise IllegalActionError("action after the end of the game")
+            raise IllegalActionError("after_end")
         self._racks.reveal(s, tiles, seat)
         self._open = -1
         self._history.append(self._snap)
@@ -334,13 +336,12 @@ class Game:
         """The seat's time ran out: it stops, the others play on."""
         s = self.seat_index(seat)
         if self.end:
-            raise IllegalActionError("action after the end of the game")
+            raise IllegalActionError("after_end")
         if self._out[s]:
-            raise IllegalActionError(f"seat {seat} has already stopped playing")
+            raise IllegalActionError("already_stopped", seat=seat)
         if s != self._cur and s != self._open:
             raise IllegalActionError(
-                f"flag for seat {seat} not allowed now: its clock is not running "
-                f"(seat {self.seats[self._cur]} is to act)"
+                "flag_not_running", seat=seat, to_act=self.seats[self._cur]
             )
         self._flagged[s] = self._out[s] = True
         self._leave(s)
@@ -350,9 +351,9 @@ class Game:
         seats the resigning seat takes no further turns."""
         s = self.seat_index(seat)
         if self.end:
-            raise IllegalActionError("action after the end of the game")
+            raise IllegalActionError("after_end")
         if self._out[s]:
-            raise IllegalActionError(f"seat {seat} has already stopped playing")
+            raise IllegalActionError("already_stopped", seat=seat)
         self._resigned[s] = self._out[s] = True
         if self.sides <= 2:
             self._history.append(self._snap)
@@ -392,19 +393,20 @@ class Game:
         self._bonus = 0
         self._in_bonus = False
 
-    def _not_to_act(self, s: int, what: str) -> IllegalActionError:
+    def _not_to_act(self, s: int) -> IllegalActionError:
+        """Why seat ``s`` may not place a tile now."""
         if self.end:
-            return IllegalActionError("action after the end of the game")
+            return IllegalActionError("after_end")
         seat = self.seats[s]
         if self._flagged[s]:
-            why = f"seat {seat} has flagged and takes no further turns"
+            why = Message("seat_flagged", {"seat": seat})
         elif self._resigned[s]:
-            why = f"seat {seat} has resigned"
+            why = Message("seat_resigned", {"seat": seat})
+        elif self._in_bonus:
+            why = Message("seat_to_act_bonus", {"seat": self.seats[self._cur]})
         else:
-            why = f"seat {self.seats[self._cur]} is to act" + (
-                " (bonus play)" if self._in_bonus else ""
-            )
-        return IllegalActionError(f"wrong seat to act: {seat} cannot {what}; {why}", token=seat)
+            why = Message("seat_to_act", {"seat": self.seats[self._cur]})
+        return IllegalActionError("wrong_seat", token=seat, seat=seat, why=why)
 
 
 def _climb(track: list[int], cap: int, ca: int, pa: int, cb: int, pb: int) -> tuple[Gains, int]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from .board import COLOURS
 from .errors import EngineError, NotationError
+from .messages import Message
 from .record import (
     CONTROL_CHAR,
     DRAW,
@@ -111,13 +112,11 @@ def read_items(source: Any) -> tuple[Any, Any, Any, Any]:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             line = raw.count(b"\n", 0, error.start) + 1
-            raise NotationError(
-                f"the record is not UTF-8 text (invalid byte at offset {error.start})", line=line
-            ) from None
+            raise NotationError("not_utf8", line=line, offset=error.start) from None
     elif isinstance(source, str):
         text = source
     else:
-        raise NotationError(f"cannot read a game record from a {type(source).__name__}")
+        raise NotationError("unreadable_type", type=type(source).__name__)
     _check_size(len(text))
     text = text.removeprefix("\ufeff")
     if text.lstrip().startswith("{"):
@@ -131,7 +130,7 @@ def format_record(record: Record, *, form: str = "text") -> str:
     if form == "json":
         return json.dumps(record.to_json(), ensure_ascii=False, indent=1) + "\n"
     if form != "text":
-        raise NotationError(f"unknown record form '{form}' (text or json)")
+        raise NotationError("unknown_form", form=form)
     lines = [f'[{name} "{_escape(value)}"]' for name, value in record.tags]
     if record.tags and record.actions:
         lines.append("")
@@ -141,9 +140,7 @@ def format_record(record: Record, *, form: str = "text") -> str:
 
 def _check_size(size: int) -> None:
     if size > MAX_RECORD_CHARS:
-        raise NotationError(
-            f"the record is too large ({size:,} characters; the limit is {MAX_RECORD_CHARS:,})"
-        )
+        raise NotationError("too_large", size=f"{size:,}", limit=f"{MAX_RECORD_CHARS:,}")
 
 
 def _escape(value: str) -> str:
@@ -155,10 +152,10 @@ def _parse_json_text(text: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise NotationError(
-            f"not valid JSON: {error.msg}", line=error.lineno, column=error.colno
+            "json_invalid", line=error.lineno, column=error.colno, detail=error.msg
         ) from None
     except (ValueError, RecursionError) as error:
-        raise NotationError(f"not valid JSON: {str(error)[:100]}") from None
+        raise NotationError("json_invalid", detail=str(error)[:100]) from None
     return Record.from_json(data)
 
 
@@ -238,12 +235,10 @@ def scan_text(text: str) -> tuple[Any, Any, list[Any], Any]:
             continue
         if stripped.startswith("["):
             if items:
-                raise NotationError(
-                    "tag after the first action (tags come first)", line=lineno, column=1
-                )
+                raise NotationError("tag_after_action", line=lineno, column=1)
             name, value = _parse_tag(other, lineno)
             if name in tag_names:
-                raise NotationError(f"tag '{name}' appears twice", line=lineno, token=name)
+                raise NotationError("tag_twice", line=lineno, token=name, name=name)
             tags.append((name, value))
             tag_names.add(name)
             tag_lines.append(lineno)
@@ -259,7 +254,8 @@ def _parse_tag(line: str, lineno: int) -> tuple[str, str]:
     match = _TAG.fullmatch(line)
     if match is None:
         raise NotationError(
-            f"malformed tag '{_quote(line.strip())}' (expected [Name \"value\"])",
+            "tag_malformed",
+            text=_quote(line.strip()),
             line=lineno,
             column=line.find("[") + 1,
             token=line.strip(),
@@ -283,7 +279,8 @@ def _parse_claim(content: str, lineno: int, column: int | None, number: int) -> 
         match = _CLAIM_ITEM.fullmatch(item)
         if match is None:
             raise NotationError(
-                f"malformed claim item '{_quote(item)}' (expected colour+points like 'R+2')",
+                "claim_item_malformed",
+                item=_quote(item),
                 line=lineno,
                 column=column,
                 action=number,
@@ -292,7 +289,8 @@ def _parse_claim(content: str, lineno: int, column: int | None, number: int) -> 
         colour, amount = match.group(1), int(match.group(2))
         if amount == 0:
             raise NotationError(
-                f"claim item '{item}' moves nothing (list only colours whose track moved)",
+                "claim_item_zero",
+                item=item,
                 line=lineno,
                 column=column,
                 action=number,
@@ -300,7 +298,9 @@ def _parse_claim(content: str, lineno: int, column: int | None, number: int) -> 
             )
         if colour in points:
             raise NotationError(
-                f"colour {colour} appears twice in the claim '{{{_quote(content)}}}'",
+                "claim_colour_twice",
+                colour=colour,
+                claim=_quote(content),
                 line=lineno,
                 column=column,
                 action=number,
@@ -316,17 +316,19 @@ def _parse_action(line: str, lineno: int, number: int) -> tuple[Action, int, int
     body = line if cut < 0 else line[:cut]
     tokens = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(body)]
 
-    def fail(message: str, column: int, token: str) -> NotationError:
-        return NotationError(message, line=lineno, column=column, action=number, token=token)
+    def fail(code: str, column: int, token: str, **params: Any) -> NotationError:
+        return NotationError(
+            code, line=lineno, column=column, action=number, token=token, **params
+        )
 
     if tokens and _MOVE_NUMBER.fullmatch(tokens[0][1]):
         tokens.pop(0)
     if not tokens:
         column = len(line) + 1
-        raise fail("a move number with no action after it", column, "")
+        raise fail("number_without_action", column, "")
     column, seat = tokens.pop(0)
     if seat not in ("A", "B", "C", "D"):
-        raise fail(f"expected a seat letter A-D, found '{_quote(seat)}'", column, seat)
+        raise fail("seat_expected", column, seat, text=_quote(seat))
     clock = None
     if tokens:
         match = _CLOCK.fullmatch(tokens[-1][1])
@@ -334,7 +336,7 @@ def _parse_action(line: str, lineno: int, number: int) -> tuple[Action, int, int
             clock = int(match.group(1)) * 60 + int(match.group(2))
             tokens.pop()
     if not tokens:
-        raise fail(f"seat {seat} with no action after it", len(body.rstrip()) + 1, "")
+        raise fail("seat_without_action", len(body.rstrip()) + 1, "", seat=seat)
     body_column, verb = tokens.pop(0)
     claim_column = None
     if verb in _VERBS:
@@ -345,34 +347,25 @@ def _parse_action(line: str, lineno: int, number: int) -> tuple[Action, int, int
                 try:
                     tiles.append(Tile.parse(token))
                 except EngineError:
-                    raise fail(
-                        f"'{_quote(token)}' is not a tile (two colour letters like 'OY')",
-                        col,
-                        token,
-                    ) from None
+                    raise fail("not_a_tile_in_line", col, token, text=_quote(token)) from None
             tokens = []
             if kind == DRAW and not tiles:
-                raise fail("'draw' lists no tiles", body_column, verb)
+                raise fail("draw_lists_no_tiles", body_column, verb)
         action = Action(seat, kind, tiles=tuple(tiles), clock=clock)
     else:
         try:
             placement = Placement.parse(verb)
         except EngineError:
-            raise fail(
-                f"'{_quote(verb)}' is neither a placement like 'f10R-f9G' nor one of "
-                "swap, draw, flag, resign",
-                body_column,
-                verb,
-            ) from None
+            raise fail("not_an_action", body_column, verb, text=_quote(verb)) from None
         claim = None
         if tokens and tokens[0][1].startswith("{"):
             claim_column, text = tokens.pop(0)
             if not text.endswith("}"):
-                raise fail(f"claim '{_quote(text)}' has no closing '}}'", claim_column, text)
+                raise fail("claim_unclosed", claim_column, text, text=_quote(text))
             claim = _parse_claim(text[1:-1], lineno, claim_column, number)
         action = Action(seat, PLACE, placement, claim=claim, clock=clock)
     if tokens:
         column, token = tokens[0]
-        what = "clock notes go last, like '@9:12'" if token.startswith("@") else "unexpected"
-        raise fail(f"'{_quote(token)}' is not understood here ({what})", column, token)
+        what = Message("clock_note_last") if token.startswith("@") else Message("unexpected")
+        raise fail("not_understood", column, token, text=_quote(token), what=what)
     return action, body_column, claim_column

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .board import COLOURS, Board
 from .errors import IllegalActionError
+from .messages import Message
 from .rules import TOUCH, Profile
 
 __all__ = ["EMPTY", "Position"]
@@ -63,25 +64,18 @@ class Position:
         cells = self.cells
         if cells[a] != EMPTY or cells[b] != EMPTY:
             bad = a if cells[a] != EMPTY else b
-            raise IllegalActionError(f"cell '{self.board.names[bad]}' is {self._what(bad)}")
+            raise self._taken(bad)
         d = self.board.direction.get(a * self.size + b)
         if d is None:
             names = self.board.names
-            raise IllegalActionError(
-                f"cells '{names[a]}' and '{names[b]}' are not adjacent"
-                if a != b
-                else f"both halves are on cell '{names[a]}'"
-            )
+            if a == b:
+                raise IllegalActionError("same_cell", cell=names[a])
+            raise IllegalActionError("not_adjacent", first=names[a], second=names[b])
         if first_round and self.fresh_first:
             if not self._fresh_symbols(a, b):
-                raise IllegalActionError(
-                    "placement rule broken: a first-round tile must touch a start symbol that "
-                    f"no earlier first-round tile touches ({self._fresh_list()} still free)"
-                )
+                raise IllegalActionError("first_round_rule", free=self._fresh_list())
         elif self.touch_rule and not (self.touching[a] or self.touching[b]):
-            raise IllegalActionError(
-                "placement rule broken: the tile must touch a tile on the board or a start symbol"
-            )
+            raise IllegalActionError("touch_rule")
         return d
 
     def allowed(self, a: int, b: int, first_round: bool) -> bool:
@@ -121,19 +115,23 @@ class Position:
             if colour_at[n] >= 0 and not touched[colour_at[n]]
         ]
 
-    def _fresh_list(self) -> str:
+    def _fresh_list(self) -> str | Message:
+        """The start symbols no first-round tile touches yet, like ``R a1, G b2``."""
         names = self.board.names
         free = [
             f"{COLOURS[c]} {names[self.board.start_cells[c]]}"
             for c in range(6)
             if not self.touched_symbols[c]
         ]
-        return ", ".join(free) or "none"
+        return ", ".join(free) or Message("no_symbol_free")
 
-    def _what(self, cell: int) -> str:
+    def _taken(self, cell: int) -> IllegalActionError:
+        """The refusal of a tile on a cell that is not empty (a start symbol, or covered)."""
+        name = self.board.names[cell]
         if self.board.start_colour[cell] >= 0:
-            return f"a start symbol ({COLOURS[self.board.start_colour[cell]]})"
-        return f"occupied ({COLOURS[self.cells[cell]]})"
+            colour = COLOURS[self.board.start_colour[cell]]
+            return IllegalActionError("cell_is_start_symbol", cell=name, colour=colour)
+        return IllegalActionError("cell_occupied", cell=name, colour=COLOURS[self.cells[cell]])
 
     def play(self, a: int, ca: int, b: int, cb: int, first_round: bool) -> tuple[int, int]:
         """Check, score and put a tile in one call (the hot path); return each hex's points.

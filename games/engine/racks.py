@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import IllegalActionError
+from .messages import Message
 from .tiles import RACK_SIZE, TILE_OF_KIND, Tile, TileSet
 
 __all__ = ["RACK_SIZE", "Racks"]
@@ -115,24 +116,22 @@ class Racks:
 
     def take_error(self, s: int, kind: int, seat: str) -> IllegalActionError:
         """Why seat ``s`` cannot place a tile of ``kind`` (when :meth:`take` refused)."""
-        if self.unknown[s] == 0:
-            return IllegalActionError(
-                f"tile '{TILE_OF_KIND[kind]}' is not in seat {seat}'s rack ({self.rack_text(s)})"
-            )
+        if self.unknown[s] == 0:  # the whole rack is known: say what it holds
+            known = self.known[s] or [0] * 21
+            tiles = " ".join(str(TILE_OF_KIND[k]) for k in range(21) for _ in range(known[k]))
+            tile = str(TILE_OF_KIND[kind])
+            if not tiles:
+                return IllegalActionError("tile_not_in_empty_rack", tile=tile, seat=seat)
+            return IllegalActionError("tile_not_in_rack", tile=tile, seat=seat, tiles=tiles)
         return self.too_many(kind)
 
     def reveal(self, s: int, tiles: Sequence[Tile], seat: str) -> None:
         """A ``draw`` line: the tiles of the seat's latest draw become known."""
         pending = self.pending[s]
         if pending == 0:
-            raise IllegalActionError(
-                f"seat {seat} has drawn no tiles since its last action, so there is nothing to "
-                "draw now"
-            )
+            raise IllegalActionError("nothing_to_draw", seat=seat)
         if len(tiles) != pending:
-            raise IllegalActionError(
-                f"draw lists {len(tiles)} tiles but seat {seat} drew {pending} at this point"
-            )
+            raise IllegalActionError("draw_count", count=len(tiles), seat=seat, drawn=pending)
         count = [0] * 21
         for tile in tiles:
             count[tile.kind] += 1
@@ -158,11 +157,10 @@ class Racks:
         tile among them, no kind over the set.
         """
         holding = self.size[s] - refilled
-        shown = " ".join(map(str, tiles)) or "nothing"
+        shown = " ".join(map(str, tiles)) or Message("nothing_shown")
         if len(tiles) != holding:
             raise IllegalActionError(
-                f"swap not allowed with that rack: it shows {len(tiles)} tiles ({shown}) but "
-                f"seat {seat} holds {holding}"
+                "swap_count", count=len(tiles), shown=shown, seat=seat, holding=holding
             )
         count = [0] * 21
         for tile in tiles:
@@ -171,8 +169,7 @@ class Racks:
         for k in range(21):
             if count[k] < known[k]:
                 raise IllegalActionError(
-                    f"swap not allowed with that rack: seat {seat}'s rack holds "
-                    f"'{TILE_OF_KIND[k]}', which is not shown ({shown})"
+                    "swap_hides_tile", seat=seat, tile=str(TILE_OF_KIND[k]), shown=shown
                 )
             extra = count[k] - known[k]
             if extra and self.placed[k] + self.known_total[k] + extra > self.set_counts[k]:
@@ -201,20 +198,14 @@ class Racks:
         held = self.held
         if self.held_seat == s and held is not None and held[kind]:
             return IllegalActionError(
-                f"more tiles '{TILE_OF_KIND[kind]}' than the bag held when seat {seat} drew its "
-                f"six new tiles (the {held[kind]} shown go back only after the draw)"
+                "too_many_drawn", tile=str(TILE_OF_KIND[kind]), seat=seat, count=held[kind]
             )
         return self.too_many(kind)
 
     def too_many(self, kind: int) -> IllegalActionError:
         return IllegalActionError(
-            f"more tiles '{TILE_OF_KIND[kind]}' than the {self.set_name} set holds "
-            f"({self.set_counts[kind]})"
+            "too_many_in_set",
+            tile=str(TILE_OF_KIND[kind]),
+            tile_set=self.set_name,
+            count=self.set_counts[kind],
         )
-
-    def rack_text(self, s: int) -> str:
-        known = self.known[s] or [0] * 21
-        tiles = [str(TILE_OF_KIND[k]) for k in range(21) for _ in range(known[k])]
-        if self.unknown[s]:
-            tiles.append(f"{self.unknown[s]} unknown")
-        return "holds " + (" ".join(tiles) if tiles else "nothing")

@@ -122,18 +122,18 @@ class Record:
         """Build a record from its JSON form; anything malformed is a :class:`NotationError`
         whose ``line`` is the 1-based index of the offending action."""
         if not isinstance(data, dict):
-            raise NotationError("a JSON record must be an object with 'tags' and 'actions'")
+            raise NotationError("json_not_object")
         unknown = set(data) - {"tags", "actions"}
         if unknown:
-            raise NotationError(f"unknown key '{sorted(unknown)[0]}' in the JSON record")
+            raise NotationError("json_unknown_key", key=sorted(unknown)[0])
         tags = data.get("tags", {})
         if not isinstance(tags, dict):
-            raise NotationError("'tags' must be an object of strings")
+            raise NotationError("json_tags_not_object")
         for name, value in tags.items():
             check_tag(name, value)
         actions = data.get("actions", [])
         if not isinstance(actions, list):
-            raise NotationError("'actions' must be a list")
+            raise NotationError("json_actions_not_list")
         parsed = []
         for i, item in enumerate(actions, 1):
             try:
@@ -151,45 +151,45 @@ class Record:
 def check_tag(name: Any, value: Any) -> None:
     """Refuse tag names and values that the text form could not carry."""
     if not isinstance(name, str) or not TAG_NAME.fullmatch(name):
-        raise NotationError(f"tag name '{name}' must be a letter then letters or digits")
+        raise NotationError("tag_name_invalid", name=name)
     if not isinstance(value, str):
-        raise NotationError(f"tag '{name}' must have a string value, not {value!r}"[:200])
+        raise NotationError("tag_value_not_text", name=name, value=repr(value))
     if CONTROL_CHAR.search(value):
-        raise NotationError(f"tag '{name}' holds a control character (line break?)")
+        raise NotationError("tag_control_char", name=name)
 
 
 def _action_from_json(item: Any) -> Action:
     if not isinstance(item, dict):
-        raise NotationError(f"an action must be an object, not {type(item).__name__}")
+        raise NotationError("json_action_not_object", type=type(item).__name__)
     seat, kind = item.get("seat"), item.get("action")
     if not isinstance(seat, str) or seat not in _SEATS or len(seat) != 1:
-        raise NotationError(f"unknown seat '{seat}' (seats are A, B, C, D)"[:200], token=str(seat))
+        raise NotationError("json_unknown_seat", token=str(seat), seat=seat)
     if kind not in ACTION_KINDS:
         raise NotationError(
-            f"unknown action '{kind}' (one of {', '.join(ACTION_KINDS)})"[:200], token=str(kind)
+            "json_unknown_action", token=str(kind), kind=kind, kinds=", ".join(ACTION_KINDS)
         )
     allowed = {"seat", "action", "clock"} | (
         {"placement", "claim"} if kind == PLACE else {"tiles"} if kind in (SWAP, DRAW) else set()
     )
     extra = set(item) - allowed
     if extra:
-        raise NotationError(f"key '{sorted(extra)[0]}' does not belong in a '{kind}' action")
+        raise NotationError("json_key_misplaced", key=sorted(extra)[0], kind=kind)
     clock = item.get("clock")
     if clock is not None and (
         not isinstance(clock, int) or isinstance(clock, bool) or not 0 <= clock <= _MAX_CLOCK
     ):
-        raise NotationError(f"clock '{clock}' must be whole seconds from 0 to {_MAX_CLOCK}"[:200])
+        raise NotationError("json_clock_invalid", clock=clock, limit=_MAX_CLOCK)
     if kind == PLACE:
         text = item.get("placement")
         if not isinstance(text, str):
-            raise NotationError("a 'place' action needs a 'placement' string like 'f10R-f9G'")
+            raise NotationError("json_placement_missing")
         return Action(seat, kind, Placement.parse(text), claim=_claim_from_json(item), clock=clock)
     if kind in (SWAP, DRAW):
         tiles = item.get("tiles")
         if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
-            raise NotationError(f"a '{kind}' action needs 'tiles', a list of strings like 'OY'")
+            raise NotationError("json_tiles_missing", kind=kind)
         if kind == DRAW and not tiles:
-            raise NotationError("a 'draw' action lists at least one tile")
+            raise NotationError("json_draw_empty")
         return Action(seat, kind, tiles=tuple(Tile.parse(t) for t in tiles), clock=clock)
     return Action(seat, kind, clock=clock)
 
@@ -199,10 +199,10 @@ def _claim_from_json(item: dict[str, Any]) -> Claim | None:
         return None
     claim = item["claim"]
     if not isinstance(claim, dict):
-        raise NotationError('\'claim\' must be an object like {"R": 2, "B": 1}')
+        raise NotationError("json_claim_not_object")
     for colour, points in claim.items():
         if colour not in COLOURS or len(colour) != 1:
-            raise NotationError(f"unknown colour '{colour}' in the claim"[:200], token=colour)
+            raise NotationError("json_claim_colour", token=colour, colour=colour)
         if not isinstance(points, int) or isinstance(points, bool) or not 0 < points <= 999:
-            raise NotationError(f"claimed points '{points}' for {colour} must be 1 to 999"[:200])
+            raise NotationError("json_claim_points", points=points, colour=colour)
     return tuple((c, claim[c]) for c in COLOURS if c in claim)

@@ -106,6 +106,5 @@ def get_profile(name: str) -> Profile:
         return PROFILES[name]
     except (KeyError, TypeError):
         raise UnknownProfileError(
-            f"unknown rules profile '{name}' (valid: {', '.join(sorted(PROFILES))})",
-            token=str(name),
+            "unknown_profile", token=str(name), name=name, valid=", ".join(sorted(PROFILES))
         ) from None

@@ -55,16 +55,11 @@ class Tile:
 
     def __post_init__(self) -> None:
         if self.first not in _COLOUR_INDEX or self.second not in _COLOUR_INDEX:
-            raise NotationError(
-                f"tile '{self.first}{self.second}' must be two colour letters from {COLOURS}",
-                token=f"{self.first}{self.second}",
-            )
+            tile = f"{self.first}{self.second}"
+            raise NotationError("tile_letters", token=tile, tile=tile, colours=COLOURS)
         if _COLOUR_INDEX[self.first] > _COLOUR_INDEX[self.second]:
-            raise NotationError(
-                f"tile '{self.first}{self.second}' is not in canonical order; "
-                f"use Tile.parse('{self.first}{self.second}')",
-                token=f"{self.first}{self.second}",
-            )
+            tile = f"{self.first}{self.second}"
+            raise NotationError("tile_order", token=tile, tile=tile)
 
     @staticmethod
     def parse(text: str) -> Tile:
@@ -73,8 +68,7 @@ class Tile:
             return _TILES[text]
         except (KeyError, TypeError):
             raise NotationError(
-                f"'{text}' is not a tile (two colour letters from {COLOURS}, e.g. 'OY')",
-                token=str(text),
+                "not_a_tile", token=str(text), text=text, colours=COLOURS
             ) from None
 
     @property
@@ -122,10 +116,7 @@ class Placement:
         """Parse ``<cell><colour>-<cell><colour>``, e.g. ``"f10R-f9G"``."""
         match = _PLACEMENT.fullmatch(text) if isinstance(text, str) else None
         if match is None:
-            raise NotationError(
-                f"'{text}' is not a placement (expected two cell+colour halves like 'f10R-f9G')",
-                token=str(text),
-            )
+            raise NotationError("not_a_placement", token=str(text), text=text)
         return Placement(*match.groups())
 
     @property
@@ -175,7 +166,7 @@ def get_tile_set(name: str) -> TileSet:
         return TILE_SETS[name]
     except (KeyError, TypeError):
         raise NotationError(
-            f"unknown tile set '{name}' (valid: {', '.join(sorted(TILE_SETS))})", token=str(name)
+            "unknown_tile_set", token=str(name), name=name, valid=", ".join(sorted(TILE_SETS))
         ) from None
 
 
@@ -184,10 +175,7 @@ def swap_refused_by_bag(in_bag: int) -> IllegalActionError | None:
     drawn before the shown ones go back (game-rules.md section 3 step 5)."""
     if in_bag >= RACK_SIZE:
         return None
-    return IllegalActionError(
-        f"swap not allowed now: the bag holds only {in_bag} tiles, and a swap draws six new "
-        "tiles before the shown ones go back"
-    )
+    return IllegalActionError("swap_bag", count=in_bag)
 
 
 class Bag:

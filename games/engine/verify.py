@@ -15,6 +15,7 @@ from typing import Any
 from .board import COLOURS, Board
 from .errors import EngineError, IllegalActionError, NotationError
 from .game import Game
+from .messages import Message
 from .notation import _CLAIMS, claim_of, read_items
 from .record import DRAW, FLAG, PLACE, RESIGN, SWAP, Action, Record
 from .result import VerifiedGame, normalize_result
@@ -25,6 +26,7 @@ _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 _HALVES: dict[int, dict[str, tuple[int, int]]] = {}  # board radius -> _halves(board)
 _TIME_CONTROL = re.compile(r"\d{1,5}(?:\+\d{1,4}|d\d{1,4})?|-")
 _TWO_SIDED = ("1-0", "0-1", "½-½")
+_TILE_SET_CODES = frozenset({"unknown_tile_set", "tile_set_players"})  # point at [TileSet]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,18 +64,17 @@ def game_for(record: Record) -> Game:
     players_text = record.tag("Players", "2")
     try:
         if players_text not in ("1", "2", "3", "4"):
-            raise NotationError(f"'Players' must be 1, 2, 3 or 4, not '{players_text}'")
+            raise NotationError("players_tag", value=players_text)
         partnership_text = record.tag("Partnership", "no")
         if partnership_text not in ("yes", "no"):
-            raise NotationError(
-                f"'Partnership' must be 'yes' or 'no', not '{partnership_text}'"
-            ).at(line=record.tag_line("Partnership"))
+            raise NotationError("partnership_tag", value=partnership_text).at(
+                line=record.tag_line("Partnership")
+            )
         time_control = record.tag("TimeControl")
         if time_control is not None and not _TIME_CONTROL.fullmatch(time_control):
-            raise NotationError(
-                f"'TimeControl' '{time_control}' is not seconds with an optional '+N' "
-                "increment or 'dN' delay (e.g. 600, 300+5, 600d10)"
-            ).at(line=record.tag_line("TimeControl"))
+            raise NotationError("time_control_tag", value=time_control).at(
+                line=record.tag_line("TimeControl")
+            )
         try:
             game = Game(
                 players=int(players_text),
@@ -84,7 +85,7 @@ def game_for(record: Record) -> Game:
         except EngineError as error:
             tag = {"UnknownProfileError": "Rules"}.get(type(error).__name__)
             if tag is None:
-                tag = "TileSet" if "tile set" in error.reason else "Players"
+                tag = "TileSet" if error.code in _TILE_SET_CODES else "Players"
             raise error.at(line=record.tag_line(tag)) from None
         _check_result_tag(record, game)
     except EngineError as error:
@@ -100,16 +101,16 @@ def _check_result_tag(record: Record, game: Game) -> None:
     sides = game.sides
     if sides == 2:
         valid = value in _TWO_SIDED
-        expected = "1-0, 0-1, ½-½ (or 1/2-1/2) or *"
+        expected = Message("result_two_sided")
     elif sides == 1:
         valid = value.isdigit() and len(value) <= 2
-        expected = "the final score (a number) or *"
+        expected = Message("result_solo")
     else:
         parts = value.split("-")
         valid = len(parts) == sides and all(p in "1234" and len(p) == 1 for p in parts)
-        expected = f"the {sides} seats' places like '2-1-3' or *"
+        expected = Message("result_places", {"sides": sides})
     if not valid:
-        raise NotationError(f"'Result' '{claimed}' is not {expected}").at(
+        raise NotationError("result_tag", value=claimed, expected=expected).at(
             line=record.tag_line("Result")
         )
 
@@ -150,10 +151,11 @@ def verify(source: str | bytes | dict[str, Any] | Record) -> Verdict:
         return Verdict(
             summary,
             IllegalActionError(
-                f"unfinished record: the game is not over after {len(items)} actions "
-                f"(seat {game.to_move} to move)",
+                "unfinished",
                 line=last + 1,
                 action=len(items) + 1,
+                count=len(items),
+                seat=game.to_move,
             ),
         )
     claimed = header.tag("Result")
@@ -161,9 +163,11 @@ def verify(source: str | bytes | dict[str, Any] | Record) -> Verdict:
         return Verdict(
             summary,
             IllegalActionError(
-                f"claimed result '{claimed}' differs from the true result '{summary.result}'",
+                "result_differs",
                 line=header.tag_line("Result"),
                 token=claimed,
+                claimed=claimed,
+                result=summary.result,
             ),
         )
     return Verdict(summary, None)
@@ -242,7 +246,7 @@ def _apply_other(game: Game, action: Action) -> None:
     elif kind == RESIGN:
         game.resign(action.seat)
     else:  # pragma: no cover - Action kinds are closed
-        raise NotationError(f"unknown action kind '{kind}'")
+        raise NotationError("unknown_action_kind", kind=kind)
 
 
 def _item_text(item: Any) -> str:
@@ -260,6 +264,8 @@ def _claim_error(
     claim: tuple[tuple[str, int], ...], gains: tuple[tuple[str, int], ...]
 ) -> IllegalActionError:
     return IllegalActionError(
-        f"claim {_claim_text(claim)} differs from the true score {_claim_text(gains)}",
+        "claim_differs",
         token=_claim_text(claim),
+        claim=_claim_text(claim),
+        gains=_claim_text(gains),
     )

@@ -8,6 +8,7 @@ import pytest
 MODULES = [
     "games.engine",
     "games.engine.game",
+    "games.engine.messages",
     "games.engine.notation",
     "games.engine.randomgame",
     "games.engine.rules",

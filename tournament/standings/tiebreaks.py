@@ -401,18 +401,18 @@ def get_tiebreak(name: str) -> Tiebreak:
         return TIEBREAKS[name]
     except (KeyError, TypeError):
         valid = ", ".join(TIEBREAKS)
-        raise UnknownTiebreakError(f"unknown tiebreak {name!r}; valid names: {valid}") from None
+        raise UnknownTiebreakError("unknown", name=repr(name), valid=valid) from None
 
 
 def resolve_tiebreaks(names: Iterable[str]) -> tuple[Tiebreak, ...]:
     """An event's ordered tiebreak list by name; unknown or repeated names are refused."""
     if isinstance(names, str):
-        raise UnknownTiebreakError(f"expected a list of tiebreak names, got the string {names!r}")
+        raise UnknownTiebreakError("not_a_list", names=repr(names))
     resolved: list[Tiebreak] = []
     for name in names:
         tiebreak = get_tiebreak(name)
         if tiebreak in resolved:
-            raise UnknownTiebreakError(f"tiebreak {name!r} is listed twice")
+            raise UnknownTiebreakError("twice", name=repr(name))
         resolved.append(tiebreak)
     return tuple(resolved)
 

@@ -47,7 +47,7 @@ def _verify_file(name: str) -> Verdict:
             with Path(name).open("rb") as handle:
                 data = handle.read(MAX_RECORD_CHARS * 4 + 1)
     except OSError as error:
-        return Verdict(None, NotationError(f"cannot read '{name}': {error.strerror}"))
+        return Verdict(None, NotationError("file_unreadable", name=name, why=error.strerror))
     return verify(data)
 
 

@@ -1,0 +1,75 @@
+"""The cores' refusals in the reader's language.
+
+A pure core says what is wrong as a ``code`` and ``params`` (with its own English text for the
+command line and the tests); the shell keeps one gettext msgid per code, with the params as
+named placeholders, and translates where the refusal reaches a page. :func:`say` is that step
+for any core; this module holds the tables of the time-control grammar (``clocks.timecontrol``,
+shown in the event settings form) and the tiebreak list (the standings core). The rules engine's
+table is ``games.engine_messages``, which uses :func:`say` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from clocks.timecontrol import TimeControlError
+from tournament.standings import UnknownTiebreakError
+
+__all__ = ["TIEBREAK_MSGIDS", "TIME_CONTROL_MSGIDS", "say", "tiebreak_text",
+           "time_control_text"]
+
+
+def say(table: Mapping[str, Promise], code: str, params: Mapping[str, Any],
+        inner: Callable[[Any], Any] = lambda value: value) -> str:
+    """The msgid of ``code`` in the active language, filled with ``params``; ``inner`` turns a
+    param that is itself a refusal (a reason inside a reason) into its translated text."""
+    return str(table[code] % {name: inner(value) for name, value in params.items()})
+
+
+#: The time-control fields as people call them (the core names its attributes).
+TIME_CONTROL_FIELDS: dict[str, Promise] = {
+    "base_s": _("the time per player"),
+    "increment_s": _("the increment"),
+    "delay_s": _("the delay"),
+}
+
+TIME_CONTROL_MSGIDS: dict[str, Promise] = {
+    "not_whole": _("%(field)s must be a whole number of seconds, got %(value)s"),
+    "out_of_range": _("%(field)s must be between 0 and %(limit)s seconds, got %(value)s"),
+    "base_zero": _("the time per player must be at least 1 second, got 0"),
+    "both": _("a time control has a Fischer increment or a Bronstein delay, not both "
+              "(increment %(increment)s s, delay %(delay)s s)"),
+    "not_text": _("a time control is text like '600+5', got %(value)s"),
+    "syntax": _("invalid time control %(text)s: expected seconds per player, optionally "
+                "followed by '+N' (Fischer increment) or 'dN' (Bronstein delay), e.g. '600', "
+                "'600+5', '600d10'"),
+    "invalid": _("invalid time control %(text)s: %(why)s"),
+}
+
+
+def time_control_text(error: TimeControlError) -> str:
+    """A time control refusal in the active language (the nested reason too)."""
+    params = dict(error.params)
+    if "field" in params:
+        params["field"] = TIME_CONTROL_FIELDS.get(params["field"], params["field"])
+
+    def inner(value: Any) -> Any:
+        return time_control_text(value) if isinstance(value, TimeControlError) else value
+
+    return say(TIME_CONTROL_MSGIDS, error.code, params, inner)
+
+
+TIEBREAK_MSGIDS: dict[str, Promise] = {
+    "unknown": _("unknown tiebreak %(name)s; valid names: %(valid)s"),
+    "not_a_list": _("expected a list of tiebreak names, got the string %(names)s"),
+    "twice": _("tiebreak %(name)s is listed twice"),
+}
+
+
+def tiebreak_text(error: UnknownTiebreakError) -> str:
+    """A refused tiebreak list in the active language."""
+    return say(TIEBREAK_MSGIDS, error.code, error.params)

@@ -98,6 +98,17 @@ def test_a_crafted_backup_is_refused_whole_with_the_path_of_its_fault(good_backu
     assert _counts() == before
 
 
+def test_the_import_refusal_is_said_in_the_readers_language(arbiter_client, good_backup):
+    """The problem list is translated; the paths into the file stay as the file spells them."""
+    crafted = _spoiled(good_backup, lambda d: d["players"][1].update(seed=1))
+    upload = io.BytesIO(json.dumps(crafted).encode())
+    upload.name = "event.json"
+    page = arbiter_client.post(reverse("event_import"), {"backup": upload}, follow=True,
+                               HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "players[1].seed" in page and "is used twice" not in page
+    assert "стартовый номер 1 встречается дважды" in page
+
+
 def test_the_untouched_backup_imports(good_backup):
     assert document.import_event(good_backup).slug == "copy"
 

@@ -8,9 +8,10 @@ every action, and stop at the first error, which then carries the line (for JSON
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
+
+from clocks.timecontrol import TimeControl, TimeControlError
 
 from .board import COLOURS, Board
 from .errors import EngineError, IllegalActionError, NotationError
@@ -24,7 +25,6 @@ __all__ = ["Verdict", "game_for", "replay", "verify"]
 
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 _HALVES: dict[int, dict[str, tuple[int, int]]] = {}  # board radius -> _halves(board)
-_TIME_CONTROL = re.compile(r"\d{1,5}(?:\+\d{1,4}|d\d{1,4})?|-")
 _TWO_SIDED = ("1-0", "0-1", "½-½")
 _TILE_SET_CODES = frozenset({"unknown_tile_set", "tile_set_players"})  # point at [TileSet]
 
@@ -71,10 +71,13 @@ def game_for(record: Record) -> Game:
                 line=record.tag_line("Partnership")
             )
         time_control = record.tag("TimeControl")
-        if time_control is not None and not _TIME_CONTROL.fullmatch(time_control):
-            raise NotationError("time_control_tag", value=time_control).at(
-                line=record.tag_line("TimeControl")
-            )
+        if time_control is not None and time_control != "-":
+            try:
+                TimeControl.parse(time_control)
+            except TimeControlError:
+                raise NotationError("time_control_tag", value=time_control).at(
+                    line=record.tag_line("TimeControl")
+                ) from None
         try:
             game = Game(
                 players=int(players_text),

@@ -68,6 +68,8 @@ def test_replay_supports_live_entry_one_action_at_a_time() -> None:
         (7, '[Rules "casual"]', "unknown rules profile 'casual' (valid: kosmos, mso)", None),
         (8, '[TileSet "mini"]', "unknown tile set 'mini'", None),
         (9, '[TimeControl "10 min"]', "'TimeControl' '10 min' is not seconds", None),
+        (9, '[TimeControl "90000"]', "'TimeControl' '90000' is not seconds", None),
+        (9, '[TimeControl "600+5d3"]', "'TimeControl' '600+5d3' is not seconds", None),
         (10, '[Result "2-0"]', "'Result' '2-0' is not 1-0, 0-1", None),
     ],
 )
@@ -79,6 +81,14 @@ def test_the_first_error_is_reported_at_its_line(
     assert fragment in verdict.error.reason
     assert verdict.error.line == line
     assert verdict.error.column == column
+
+
+@pytest.mark.parametrize("spec", ["600", "300+5", "600d10", "-", "90", "86400"])
+def test_the_time_control_tag_is_read_as_the_board_clock_reads_it(spec: str) -> None:
+    """One grammar: what the clock accepts (or "-", unknown) the record may say; the example
+    then fails only where it always does, for stopping before the end."""
+    verdict = verify(edit_line(EXAMPLE, 9, f'[TimeControl "{spec}"]'))
+    assert verdict.error.code == "unfinished"
 
 
 def test_more_tiles_of_a_kind_than_the_set_holds() -> None:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from games.models import GameRecord, LiveGame
+from games.models import GameRecord, LiveGame, OnlineGame
 from tournament.board_attachments import Attachment
 
 
@@ -21,4 +21,8 @@ def records_and_live_entries(board_ids: list[int]) -> Iterable[Attachment]:
             continue
         yield Attachment(live.board_id, "live", _("live scoresheet entries"), {
             "actions": live.actions, "version": live.version, "confirmed": live.confirmed,
+        })
+    for game in OnlineGame.objects.filter(board_id__in=board_ids):
+        yield Attachment(game.board_id, "online", _("an online game"), {
+            "moves": game.moves, "commitment": game.commitment,  # the seed stays secret
         })

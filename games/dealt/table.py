@@ -178,7 +178,7 @@ class Table:
         except EngineError as error:
             raise MoveRefused(error.reason) from None
         if "clock" in move:
-            self._note_clock(seat, move["clock"])
+            self.note_clock(seat, move["clock"])
         self.moves.append(move)
         return step
 
@@ -204,6 +204,8 @@ class Table:
                 and not any(t.first in low or t.second in low for t in rack))
 
     def _choose(self, seat: str, kind: str) -> Step:
+        if self.game.has_stopped(seat):
+            raise MoveRefused(f"seat {seat} has flagged and takes no further turns")
         if self.choice != seat:
             if self.choice is None:
                 raise MoveRefused(f"{kind} not allowed now: seat {seat} has no open turn to "
@@ -236,7 +238,9 @@ class Table:
         self.actions.append(Action(seat, FLAG))
         return Step(False)
 
-    def _note_clock(self, seat: str, seconds: int) -> None:
+    def note_clock(self, seat: str, seconds: int) -> None:
+        """The seat's remaining time when its turn ended (the record's ``@M:SS``), on its
+        latest placement or swap."""
         for i in range(len(self.actions) - 1, -1, -1):
             action = self.actions[i]
             if action.seat == seat and action.kind in (PLACE, SWAP):

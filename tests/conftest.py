@@ -45,3 +45,14 @@ def _fresh_throttles():
     from django.core.cache import cache  # here: Django is configured only once pytest-django ran
 
     cache.clear()
+
+
+@pytest.fixture
+def clock_time(monkeypatch):
+    """The server's time (``clocks.services.now_ms``) as a hand-moved ``FakeTime``."""
+    from clocks import services
+    from tests.fake_time import FakeTime
+
+    fake = FakeTime()
+    monkeypatch.setattr(services, "now_ms", fake)
+    return fake

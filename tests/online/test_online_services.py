@@ -14,35 +14,16 @@ from games.models import GameRecord, OnlineGame
 from tournament.models import Result
 from tournament.tokens import TokenRefused
 
-T0 = 1_700_000_000_000
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = T0
-        self.later: list[int] = []  # times the next calls return, one each
-
-    def __call__(self) -> int:
-        if self.later:
-            self.now = self.later.pop(0)
-        return self.now
-
 
 @pytest.fixture
-def clock_time(monkeypatch):
-    fake = FakeTime()
-    monkeypatch.setattr(clock_services, "now_ms", fake)
-    return fake
-
-
-@pytest.fixture
-def arbiter(db):
-    return get_user_model().objects.create_user("onlinearbiter", password="pw-online-1")
-
-
-@pytest.fixture
-def round_(arbiter):
+def round_(db):
+    arbiter = get_user_model().objects.create_user("onlinearbiter", password="pw-online-1")
     return create_clock_event(2, arbiter=arbiter, slug="online-open")
+
+
+@pytest.fixture
+def arbiter(round_):
+    return round_.event.arbiters.get()
 
 
 @pytest.fixture

@@ -145,20 +145,14 @@ def _views(game: OnlineGame, table: Table, clock: dict[str, Any]) -> dict[str | 
 
 def view(game: OnlineGame, seat: str | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees now: the position, its own rack, both clocks.
-    Flags that fell due are applied first (so a reconnect shows the game as it stands)."""
+    Flags that fell due are shown applied (so a reconnect shows the game as it stands), but
+    reading writes nothing: the next move, or the flag timer's announcement, stores them."""
     game = _fresh(game)
-    if _needs_flags(game):
-        return sync(game)[seat]
-    return _views(game, _table(game), clock_services.snapshot(game.board))[seat]
-
-
-def _needs_flags(game: OnlineGame) -> bool:
-    clock = clock_services.snapshot(game.board)
-    if not any(clock["flags"].values()) or game.record_id is not None:
-        return False
     table = _table(game)
-    return not table.over and any(
-        clock["flags"][s] is not None and not table.game.has_stopped(s) for s in SEATS)
+    clock = clock_services.snapshot(game.board)
+    if game.record_id is None:
+        _apply_flags(table, clock)
+    return _views(game, table, clock)[seat]
 
 
 # --- writing ----------------------------------------------------------------------------------

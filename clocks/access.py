@@ -11,6 +11,7 @@ it does not hold, the full check runs and gives the reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from django.db import connection
@@ -41,3 +42,23 @@ def recheck(board_id: int, token: str) -> None:
     """Raise ``TokenRefused`` (with the reason) if ``token`` no longer opens the board."""
     if not still_open(board_id, token):
         board_for_token(token)
+
+
+#: Checks another app registers (in its ``AppConfig.ready``) to stop the players' own presses
+#: on a board whose clock something else drives: each returns the reason, or None. The games
+#: app's online games press the clock with every move, so a press on the board page would
+#: end a turn without a move.
+_press_guards: dict[str, Callable[[int], str | None]] = {}
+
+
+def register_press_guard(name: str, guard: Callable[[int], str | None]) -> None:
+    _press_guards[name] = guard
+
+
+def press_refusal(board_id: int) -> str | None:
+    """Why the players may not press this board's clock themselves, or None."""
+    for guard in _press_guards.values():
+        reason = guard(board_id)
+        if reason:
+            return reason
+    return None

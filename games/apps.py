@@ -7,7 +7,10 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
+        from clocks.access import register_press_guard
         from games.attachments import records_and_live_entries
+        from games.online import press_guard
         from tournament.board_attachments import register
 
         register("games", records_and_live_entries)
+        register_press_guard("online games", press_guard)

@@ -62,6 +62,13 @@ def is_online(round_: Round) -> bool:
     return OnlineRound.objects.filter(round=round_).exists()
 
 
+def press_guard(board_id: int) -> str | None:
+    """The board page may not press an online game's clock: the moves do (clocks.access)."""
+    if OnlineGame.objects.filter(board_id=board_id).exists():
+        return _("This board is played online: the clock moves with the players' moves.")
+    return None
+
+
 # --- the arbiter's switch -------------------------------------------------------------------
 
 

@@ -115,7 +115,8 @@ def test_two_seats_play_a_whole_online_game_in_chromium(server, browser, arbiter
             pages["A"].reload()  # a reconnect restores the position, the rack and the clocks
             pages["A"].wait_for_selector('#online-connection[data-state="connected"]')
             _ready(pages["A"], number + 1)
-            tiles = pages["A"].eval_on_selector_all("#rack .tile", "b => b.map(x => x.dataset.tile)")
+            tiles = pages["A"].eval_on_selector_all("#rack .tile",
+                                                    "b => b.map(x => x.dataset.tile)")
             assert tiles == table.rack("A")
             assert pages["A"].inner_text('[data-time="A"]') != "–:––"
             reloaded = True

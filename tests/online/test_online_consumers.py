@@ -188,3 +188,15 @@ async def test_a_flag_stored_by_the_flag_timer_reaches_every_socket_and_stops_th
     assert refused["message"] == "seat A has already stopped playing"
     await a.disconnect()
     await spectator.disconnect()
+
+
+async def test_the_board_page_cannot_press_an_online_games_clock(game):
+    board_socket = await connect(f"/ws/board/{game.board.token}/")
+    await receive(board_socket, "snapshot")
+    await board_socket.send_json_to({"type": "press", "side": "A", "press": 0})
+    error = await receive(board_socket, "error")
+    assert error["message"] == ("This board is played online: the clock moves with the "
+                                "players' moves.")
+    snap = (await database_sync_to_async(online.view)(game, None))["clock"]
+    assert snap["press_number"] == 0 and snap["running"] == "A"
+    await board_socket.disconnect()

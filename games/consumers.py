@@ -6,10 +6,10 @@
 - ``WatchConsumer`` (``ws/watch/<board id>/``): anyone, for a published online round; the
   spectators' view (no rack at all), read only.
 
-Both relay the board's clock snapshots and, when a snapshot shows a flag the game has not
-taken in yet, bring the game up to its clock (``games.online.sync``), so that a flag the flag
-timer stored ends the turn of the flagged seat for everybody at once. The JSON plumbing,
-errors and refusals come from the clock sockets (``clocks.consumers.ClockSocket``).
+Both relay the board's clock snapshots; a flag the flag timer stores reaches the game through
+``games.online.flag_fell`` (the flagged seat stops for everybody at once) and its views come
+from the group. The JSON plumbing, errors and refusals come from the clock sockets
+(``clocks.consumers.ClockSocket``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ class GameSocket(ClockSocket):
 
     seat: str | None = None
     game: OnlineGame
-    flags_seen: dict
 
     async def start(self) -> None:
         self.board = self.game.board
@@ -46,19 +45,13 @@ class GameSocket(ClockSocket):
         await self.relay_view(view)
 
     async def relay_view(self, view: dict) -> None:
-        self.flags_seen = dict(view["clock"]["flags"])
         await self.send_json({"type": "state", "view": view})
 
     async def online_view(self, event):
         await self.relay_view(event["view"])
 
     async def clock_snapshot(self, event):
-        clock = event["clock"]
-        await self.send_json({"type": "clock", "clock": clock})
-        if any(at is not None and self.flags_seen.get(seat) is None
-               for seat, at in clock["flags"].items()):
-            self.flags_seen = dict(clock["flags"])
-            await database_sync_to_async(online.sync)(self.game)  # views follow from the group
+        await self.send_json({"type": "clock", "clock": event["clock"]})
 
     async def receive_json(self, content, **kwargs):
         kind = content["type"]

@@ -62,6 +62,14 @@ def is_online(round_: Round) -> bool:
     return OnlineRound.objects.filter(round=round_).exists()
 
 
+def flag_fell(board: Board) -> None:
+    """The flag timer stored a flag on ``board``: an online game takes it in at once (the seat
+    stops; with both flags down the game ends and its result is recorded)."""
+    game = OnlineGame.objects.filter(board=board, record__isnull=True).first()
+    if game is not None:
+        sync(game)
+
+
 def press_guard(board_id: int) -> str | None:
     """The board page may not press an online game's clock: the moves do (clocks.access)."""
     if OnlineGame.objects.filter(board_id=board_id).exists():

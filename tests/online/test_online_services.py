@@ -5,6 +5,7 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 
+from clocks import flagtimer
 from clocks import services as clock_services
 from clocks.benchsupport import create_clock_event
 from games import online
@@ -180,3 +181,21 @@ def test_a_move_whose_flag_falls_before_the_press_does_not_stand(game, clock_tim
     view = online.view(game, "B")
     assert view["stopped"]["A"] and view["to_act"] == "B"
     assert view["clock"]["running"] == "B"
+
+
+def test_the_flag_timer_ends_a_game_nobody_looks_at_when_both_flags_fall(game, clock_time):
+    rng = random.Random(9)
+    for _ in range(3):
+        _move(game, rng, clock_time)
+    deadline = online.view(game, None)["clock"]["deadline_ms"]
+    clock_time.now = deadline + 1
+    assert game.board_id in flagtimer.tick()[0]  # the seat to act flags
+    stored = OnlineGame.objects.get(pk=game.pk)
+    assert stored.moves[-1]["move"] == "flag" and stored.record_id is None
+    clock_time.now = online.view(game, None)["clock"]["deadline_ms"] + 1
+    flagtimer.tick()  # the other, playing alone, runs out too: the game is over
+    stored = OnlineGame.objects.get(pk=game.pk)
+    assert stored.record_id is not None
+    assert [m["move"] for m in stored.moves[-2:]] == ["flag", "flag"]
+    result = Result.objects.get(board=game.board, status=Result.Status.ACCEPTED)
+    assert result.source == Result.Source.RECORD

@@ -82,15 +82,22 @@ def press_guard(board_id: int) -> str | None:
 
 @transaction.atomic
 def mark_online(round_: Round, *, user=None) -> list[OnlineGame]:
-    """Run ``round_`` online: deal a game for every board. Refused once any board has a
-    started clock, live scoresheet entries or a result (an over-the-board game has begun)."""
+    """Run ``round_`` online: deal a game for every board that has none (again after a
+    re-pairing). Refused once a board without a game has a started clock (before the round
+    went online), live scoresheet entries or a result: an over-the-board game has begun."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED:
         raise OnlineRefused(_("Round %(n)d is closed.") % {"n": round_.number})
     boards = list(round_.boards.filter(second__isnull=False).select_related("clock"))
+    dealt = set(OnlineGame.objects.filter(board__in=boards).values_list("board_id", flat=True))
+    already = OnlineRound.objects.filter(round=round_).exists()
     for board in boards:
+        if board.pk in dealt:
+            continue  # already online (its game may have begun, or ended)
         clock = getattr(board, "clock", None)
-        if (clock is not None and clock.core.started_at_ms is not None) or board.results.exists() \
+        # in a round already online a started clock is the round's start, not a game begun
+        started = clock is not None and clock.core.started_at_ms is not None and not already
+        if started or board.results.exists() \
                 or LiveGame.objects.filter(board=board).exclude(actions=[]).exists():
             raise OnlineRefused(
                 _("Board %(n)d has already begun over the board; the round cannot go online.")

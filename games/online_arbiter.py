@@ -69,9 +69,12 @@ def _seats(request, round_: Round) -> list[dict]:
 def online_round(request, event: Event, number: int):
     """The round's online play: the switch, or the seats' links and the clocks' start."""
     round_ = _round(event, number)
+    rows = _seats(request, round_)
+    is_online = online.is_online(round_)
+    games = round_.boards.filter(second__isnull=False).count()
     return render(request, "games/online_round.html", {
-        "event": event, "is_arbiter": True, "round": round_,
-        "online": online.is_online(round_), "rows": _seats(request, round_),
+        "event": event, "is_arbiter": True, "round": round_, "online": is_online,
+        "rows": rows, "undealt": games - len(rows) if is_online else 0,
     })
 
 

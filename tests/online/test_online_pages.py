@@ -116,3 +116,17 @@ def test_the_board_page_of_an_online_board_shows_no_scoresheet_and_refuses_entri
                            content_type="application/json")
     assert "This board is played online: the server keeps the game." in \
         response.content.decode()
+
+
+def test_boards_paired_again_get_their_games_dealt_from_the_page(arbiter_client, round_):
+    arbiter_client.post(_url(round_, "mark/"))
+    online.start_round(round_, who="arbiter")
+    game = OnlineGame.objects.get(board__round=round_, board__number=1)
+    online.play(game, "A", {"move": "resign"})  # board 1's game is over, its result recorded
+    OnlineGame.objects.filter(board__number=2).delete()  # as if board 2 had been paired again
+    text = arbiter_client.get(_url(round_)).content.decode()
+    assert "1 board of this round has no online game yet (it was paired again)." in text
+    text = arbiter_client.post(_url(round_, "mark/"), follow=True).content.decode()
+    assert "already begun" not in text
+    assert OnlineGame.objects.filter(board__round=round_).count() == 2
+    assert "no online game yet" not in arbiter_client.get(_url(round_)).content.decode()

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clocks.services import ClockRefused
@@ -86,11 +87,15 @@ def online_round_action(request, event: Event, number: int, action: str):
     try:
         if action == "mark":
             games = online.mark_online(round_, user=user)
-            messages.success(request, _("Round %(n)d is played online: %(count)d games dealt.")
-                             % {"n": round_.number, "count": len(games)})
+            messages.success(request, ngettext(
+                "Round %(n)d is played online: %(count)d game dealt.",
+                "Round %(n)d is played online: %(count)d games dealt.", len(games))
+                % {"n": round_.number, "count": len(games)})
         elif action == "start":
             count = online.start_round(round_, who=user.get_username(), user=user)
-            messages.success(request, _("Clocks started: %(count)d.") % {"count": count})
+            messages.success(request, ngettext("%(count)d clock started.",
+                                               "%(count)d clocks started.", count)
+                             % {"count": count})
         elif action == "reissue":
             game = get_object_or_404(OnlineGame, board__round=round_,
                                      board__number=request.POST.get("board") or 0)

@@ -73,7 +73,7 @@ def test_a_round_begun_over_the_board_is_refused_with_the_reason(arbiter_client,
 def test_start_and_new_links(arbiter_client, round_):
     arbiter_client.post(_url(round_, "mark/"))
     text = arbiter_client.post(_url(round_, "start/"), follow=True).content.decode()
-    assert "Clocks started: 2." in text
+    assert "2 clocks started." in text
     game = OnlineGame.objects.get(board__round=round_, board__number=2)
     old = game.token_b
     text = arbiter_client.post(_url(round_, "reissue/"), {"board": 2, "seat": "B"},

@@ -3,8 +3,8 @@
 It is a client like any other (docs/online-protocol.md): it opens its seat's personal link,
 reads ``state`` messages and, whenever its seat is to act in a position it has not acted in
 yet, sends the random legal move that :func:`games.dealt.bot.choose_move` picks from the view.
-Used by ``simulate_online`` and ``bench_online``; needs the ``websockets`` client
-(requirements-dev.txt).
+Used by ``simulate_online`` and ``online_bot`` (practice against the bot); needs the
+``websockets`` client (requirements-dev.txt).
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ async def open_socket(url: str, path: str):
     from websockets.asyncio.client import connect
 
     base = urlparse(url)
-    return await connect(f"ws://{base.hostname}:{base.port}{path}",
-                         origin=f"http://{base.netloc}", open_timeout=30, ping_interval=None,
-                         max_size=2**22)
+    scheme = "wss" if base.scheme == "https" else "ws"
+    return await connect(f"{scheme}://{base.netloc}{path}",
+                         origin=f"{base.scheme}://{base.netloc}", open_timeout=30,
+                         ping_interval=None, max_size=2**22)
 
 
 async def play_seat(url: str, token: str, rng: random.Random, *,

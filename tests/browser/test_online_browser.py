@@ -88,6 +88,8 @@ def test_two_seats_play_a_whole_online_game_in_chromium(server, browser, arbiter
     for page in (*pages.values(), spectator):
         page.wait_for_selector('#online-connection[data-state="connected"]')
     assert pages["A"].locator("#rack .tile").count() == 6
+    for page in (*pages.values(), spectator):  # phone portrait: nothing scrolls sideways
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert spectator.locator("#rack").count() == 0
     assert Table(seed).commitment in pages["B"].inner_text("#commitment")
 

@@ -62,3 +62,22 @@ def press_refusal(board_id: int) -> str | None:
         if reason:
             return reason
     return None
+
+
+#: Pages other apps show instead of the read-only clock for some boards (registered in their
+#: ``AppConfig.ready``): each returns the page's path for a board, or None. An online game's
+#: spectators see the game itself, board and scores with the clocks.
+_spectator_pages: dict[str, Callable[[Board], str | None]] = {}
+
+
+def register_spectator_page(name: str, page: Callable[[Board], str | None]) -> None:
+    _spectator_pages[name] = page
+
+
+def spectator_page(board: Board) -> str | None:
+    """The page to show a spectator of ``board`` instead of its clock alone, or None."""
+    for page in _spectator_pages.values():
+        path = page(board)
+        if path:
+            return path
+    return None

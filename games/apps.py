@@ -7,12 +7,13 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        from clocks.access import register_press_guard
+        from clocks.access import register_press_guard, register_spectator_page
         from clocks.flagtimer import register_flag_listener
         from games.attachments import records_and_live_entries
-        from games.online import flag_fell, press_guard
+        from games.online import flag_fell, press_guard, watch_path
         from tournament.board_attachments import register
 
         register("games", records_and_live_entries)
         register_press_guard("online games", press_guard)
         register_flag_listener("online games", flag_fell)
+        register_spectator_page("online games", watch_path)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -68,6 +69,14 @@ def flag_fell(board: Board) -> None:
     game = OnlineGame.objects.filter(board=board, record__isnull=True).first()
     if game is not None:
         sync(game)
+
+
+def watch_path(board: Board) -> str | None:
+    """The spectators' page of the board's online game, if it has one (clocks.access)."""
+    if not OnlineGame.objects.filter(board=board).exists():
+        return None
+    return reverse("online_watch", args=[board.round.event.slug, board.round.number,
+                                         board.number])
 
 
 def press_guard(board_id: int) -> str | None:

@@ -130,3 +130,10 @@ def test_boards_paired_again_get_their_games_dealt_from_the_page(arbiter_client,
     assert "already begun" not in text
     assert OnlineGame.objects.filter(board__round=round_).count() == 2
     assert "no online game yet" not in arbiter_client.get(_url(round_)).content.decode()
+
+
+def test_the_clock_spectator_page_of_an_online_board_leads_to_the_game(client, round_):
+    game = online.mark_online(round_)[0]
+    response = client.get(f"/e/{round_.event.slug}/clocks/1/{game.board.number}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/e/{round_.event.slug}/online/1/{game.board.number}/"

@@ -57,10 +57,15 @@ def register_press_guard(name: str, guard: Callable[[int], str | None]) -> None:
 
 def press_refusal(board_id: int) -> str | None:
     """Why the players may not press this board's clock themselves, or None."""
-    for guard in _press_guards.values():
-        reason = guard(board_id)
-        if reason:
-            return reason
+    return _first_answer(_press_guards, board_id)
+
+
+def _first_answer(hooks: dict, value):
+    """The first registered hook's answer for ``value`` that is not empty, or None."""
+    for hook in hooks.values():
+        answer = hook(value)
+        if answer:
+            return answer
     return None
 
 
@@ -76,8 +81,4 @@ def register_spectator_page(name: str, page: Callable[[Board], str | None]) -> N
 
 def spectator_page(board: Board) -> str | None:
     """The page to show a spectator of ``board`` instead of its clock alone, or None."""
-    for page in _spectator_pages.values():
-        path = page(board)
-        if path:
-            return path
-    return None
+    return _first_answer(_spectator_pages, board)

@@ -70,3 +70,18 @@ def test_the_bot_plays_one_seat_from_its_personal_link_against_another_client():
     assert stored.record_id is not None and stored.seed in out.getvalue()
     with pytest.raises(CommandError, match="the link must look like"):
         call_command("online_bot", "not a link")
+
+
+def test_bench_online_reports_latency_losses_and_finished_games():
+    out = io.StringIO()
+    try:
+        call_command("bench_online", games=2, seconds=3, workers=1, min_think=0.02,
+                     max_think=0.05, stdout=out)
+    finally:
+        wait_for_other_sessions_to_end()
+    lines = dict(line.split(": ", 1) for line in out.getvalue().splitlines()
+                 if line.split(":")[0] in ("p50_ms", "p99_ms", "lost", "finished"))
+    assert set(lines) == {"p50_ms", "p99_ms", "lost", "finished"}
+    assert 0 < float(lines["p50_ms"]) <= float(lines["p99_ms"])
+    assert int(lines["lost"]) == 0 and 0 <= int(lines["finished"]) <= 2
+    assert not OnlineGame.objects.exists()  # the benchmark's event is gone

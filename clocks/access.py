@@ -11,6 +11,7 @@ it does not hold, the full check runs and gives the reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from django.db import connection
@@ -41,3 +42,43 @@ def recheck(board_id: int, token: str) -> None:
     """Raise ``TokenRefused`` (with the reason) if ``token`` no longer opens the board."""
     if not still_open(board_id, token):
         board_for_token(token)
+
+
+#: Checks another app registers (in its ``AppConfig.ready``) to stop the players' own presses
+#: on a board whose clock something else drives: each returns the reason, or None. The games
+#: app's online games press the clock with every move, so a press on the board page would
+#: end a turn without a move.
+_press_guards: dict[str, Callable[[int], str | None]] = {}
+
+
+def register_press_guard(name: str, guard: Callable[[int], str | None]) -> None:
+    _press_guards[name] = guard
+
+
+def press_refusal(board_id: int) -> str | None:
+    """Why the players may not press this board's clock themselves, or None."""
+    return _first_answer(_press_guards, board_id)
+
+
+def _first_answer(hooks: dict, value):
+    """The first registered hook's answer for ``value`` that is not empty, or None."""
+    for hook in hooks.values():
+        answer = hook(value)
+        if answer:
+            return answer
+    return None
+
+
+#: Pages other apps show instead of the read-only clock for some boards (registered in their
+#: ``AppConfig.ready``): each returns the page's path for a board, or None. An online game's
+#: spectators see the game itself, board and scores with the clocks.
+_spectator_pages: dict[str, Callable[[Board], str | None]] = {}
+
+
+def register_spectator_page(name: str, page: Callable[[Board], str | None]) -> None:
+    _spectator_pages[name] = page
+
+
+def spectator_page(board: Board) -> str | None:
+    """The page to show a spectator of ``board`` instead of its clock alone, or None."""
+    return _first_answer(_spectator_pages, board)

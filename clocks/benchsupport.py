@@ -13,9 +13,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlparse
 
 from django.conf import settings
+from django.core.management.base import CommandError
 from django.db import transaction
 
 from tournament import services as event_services
@@ -38,6 +42,20 @@ def create_clock_event(boards: int, *, arbiter=None, slug: str | None = None,
         event_services.edit_pairing(round_, first_id=first.pk, second_id=second.pk,
                                     board_number=number, reason="clock benchmark")
     return event_services.publish_round(round_)
+
+
+def delete_event(round_: Round) -> None:
+    """Remove a benchmark's event (boards protect their players: rounds go first)."""
+    with transaction.atomic():
+        Round.objects.filter(event_id=round_.event_id).delete()
+        round_.event.delete()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 # --- server processes ---------------------------------------------------------------------
@@ -113,3 +131,51 @@ class AsgiServer:
                 self.process.kill()
                 self.process.wait(5)
         self.log.close()
+
+
+# --- what the socket benchmarks share ------------------------------------------------------
+
+
+def bench_urls(command: str, url_option: str, workers: int) -> list[str]:
+    """The ``--url`` servers of a socket benchmark (empty: it starts its own), after checking
+    that ``websockets`` is installed, that only 127.0.0.1 is targeted and that several
+    workers have a shared channel layer; a ``CommandError`` otherwise."""
+    try:
+        import websockets  # noqa: F401
+    except ImportError as error:
+        raise CommandError(f"{command} needs `websockets` (requirements-dev.txt)") from error
+    urls = [u.strip() for u in url_option.split(",") if u.strip()]
+    for url in urls:
+        if urlparse(url).hostname not in ("127.0.0.1", "localhost"):
+            raise CommandError(f"only servers on 127.0.0.1 may be benchmarked, not {url}")
+    if not urls and workers > 1 and not os.environ.get("REDIS_URL"):
+        raise CommandError("several workers need REDIS_URL (a shared channel layer)")
+    return urls
+
+
+@contextmanager
+def bench_servers(urls: list[str], workers: int) -> Iterator[tuple[list[str], list[AsgiServer]]]:
+    """The servers to load: ``urls`` as given, or ``workers`` daphne processes and the flag
+    timer started here (stopped on the way out). Yields the URLs and the started workers."""
+    servers = [] if urls else [AsgiServer() for _ in range(workers)]
+    timer = None if urls else AsgiServer(command=[sys.executable, "manage.py", "run_flag_timer"])
+    try:
+        for server in servers:
+            server.wait_listening()
+        yield urls or [s.url for s in servers], servers
+    finally:
+        for server in [*servers, *([timer] if timer else [])]:
+            server.stop()
+
+
+def latency_text(values: list[float]) -> str:
+    """``p50 …, p95 …, p99 …, max …`` of latencies in ms, as the benchmarks print them."""
+    return (f"p50 {percentile(values, 50):.1f}, p95 {percentile(values, 95):.1f}, "
+            f"p99 {percentile(values, 99):.1f}, max {max(values, default=float('nan')):.1f}")
+
+
+def cpu_text(cpu: list[float], wall: float) -> str:
+    """Each worker's CPU as a share of one core over ``wall`` seconds."""
+    return ("server CPU: " + ", ".join(f"worker {i + 1} {c / wall * 100:.0f}%"
+                                       for i, c in enumerate(cpu))
+            + f" of one core over {wall:.0f} s")

@@ -211,6 +211,9 @@ class BoardConsumer(BoardSocket):
 
     def _press(self, side: str, number: int) -> services.Outcome:
         access.recheck(self.board.pk, self.board.token)  # a token revoked since connecting
+        refusal = None if self.is_arbiter else access.press_refusal(self.board.pk)
+        if refusal:
+            raise BadMessage(refusal)
         user = self.scope.get("user")
         who = user.get_username() if self.is_arbiter else f"player {side}"
         return services.press(self.board, side, number, who=who, user=user)

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -50,6 +51,15 @@ def next_deadline() -> int | None:
     return Clock.objects.filter(deadline_ms__isnull=False).aggregate(d=Min("deadline_ms"))["d"]
 
 
+#: What other apps want done once a flag is stored (registered in their ``AppConfig.ready``):
+#: the games app's online games stop the flagged seat, and end the game when both have fallen.
+_flag_listeners: dict[str, Callable[[Board], None]] = {}
+
+
+def register_flag_listener(name: str, listener: Callable[[Board], None]) -> None:
+    _flag_listeners[name] = listener
+
+
 def tick() -> tuple[list[int], int | None]:
     """Store every flag due by now; return the flagged boards' ids and the next deadline."""
     now = services.now_ms()
@@ -57,10 +67,17 @@ def tick() -> tuple[list[int], int | None]:
     due = Board.objects.filter(clock__deadline_ms__lte=now).select_related("round__event")
     for board in due:
         try:
-            if services.apply_flags(board).changed:
-                flagged.append(board.pk)
+            if not services.apply_flags(board).changed:
+                continue
         except services.ClockRefused:
             log.warning("flag timer: board %s refused the flag", board.pk)
+            continue
+        flagged.append(board.pk)
+        for name, listener in _flag_listeners.items():
+            try:
+                listener(board)
+            except Exception:  # one listener's failure must not stop the timer
+                log.exception("flag timer: listener %s failed on board %s", name, board.pk)
     return flagged, next_deadline()
 
 

@@ -251,16 +251,30 @@ def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
     sync tests) it sends and waits.
     """
     messages = list(messages)
-    layer = get_channel_layer()
-    if layer is not None and messages:
-        loop = server_context.server_loop.get()
-        if loop is not None and loop.is_running() and not _in_loop(loop):
-            future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
-            future.add_done_callback(_log_failure)
-        else:
-            async_to_sync(_send_all)(layer, messages)
+    events = []
+    for board_id, round_id, snap in messages:
+        event = {"type": "clock.snapshot", "clock": snap}
+        events += [(board_group(board_id), event), (round_group(round_id), event)]
+    broadcast(events)
     deadlines = [snap["deadline_ms"] for _b, _r, snap in messages if snap["deadline_ms"]]
     server_context.notify(min(deadlines, default=None))
+
+
+def broadcast(events: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send ``(group, event)`` pairs on the channel layer (call it after commit).
+
+    Inside a server the sending is handed to the server's event loop without waiting (see
+    :func:`publish`); elsewhere it sends and waits. The online games' views use it too.
+    """
+    layer = get_channel_layer()
+    if layer is None or not events:
+        return
+    loop = server_context.server_loop.get()
+    if loop is not None and loop.is_running() and not _in_loop(loop):
+        future = asyncio.run_coroutine_threadsafe(_send_all(layer, events), loop)
+        future.add_done_callback(_log_failure)
+    else:
+        async_to_sync(_send_all)(layer, events)
 
 
 def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:
@@ -275,11 +289,9 @@ def _log_failure(future) -> None:
         log.error("clock snapshot not broadcast", exc_info=future.exception())
 
 
-async def _send_all(layer, messages: list[tuple[int, int, dict[str, Any]]]) -> None:
-    for board_id, round_id, snap in messages:
-        event = {"type": "clock.snapshot", "clock": snap}
-        await layer.group_send(board_group(board_id), event)
-        await layer.group_send(round_group(round_id), event)
+async def _send_all(layer, events: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, event in events:
+        await layer.group_send(group, event)
 
 
 # --- the commands -------------------------------------------------------------------------

@@ -9,10 +9,10 @@ the websocket connects) and name the socket to open; ``static/js/clock.js`` and
 from __future__ import annotations
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from clocks import services
+from clocks import access, services
 from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required
 from tournament.tokens import TokenRefused, board_for_token
@@ -55,6 +55,9 @@ def clock_spectate(request, slug, number, board):
         Board.objects.select_related("round__event", "first", "second"),
         round=round_, number=board, second__isnull=False,
     )
+    elsewhere = access.spectator_page(board_obj)  # an online game: the game with its clocks
+    if elsewhere:
+        return redirect(elsewhere)
     return _page(request, board_obj, mode="spectator", ws_path=f"/ws/spectate/{board_obj.pk}/",
                  template="clocks/spectate.html")
 

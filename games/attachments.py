@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.models import GameRecord, LiveGame, ResultRecord
+from games.models import GameRecord, LiveGame, OnlineGame, ResultRecord
 from tournament.board_attachments import Attachment
 from tournament.result_origins import Origin
 
@@ -25,6 +25,10 @@ def records_and_live_entries(board_ids: list[int]) -> Iterable[Attachment]:
             continue
         yield Attachment(live.board_id, "live", _("live scoresheet entries"), {
             "actions": live.actions, "version": live.version, "confirmed": live.confirmed,
+        })
+    for game in OnlineGame.objects.filter(board_id__in=board_ids):
+        yield Attachment(game.board_id, "online", _("an online game"), {
+            "moves": game.moves, "commitment": game.commitment,  # the seed stays secret
         })
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 
@@ -72,3 +74,49 @@ class LiveGame(models.Model):
 
     def __str__(self) -> str:
         return f"live game of {self.board}"
+
+
+def new_seat_token() -> str:
+    """A secret for one player's personal link: unguessable, short enough for a URL."""
+    return secrets.token_urlsafe(18)
+
+
+class OnlineRound(models.Model):
+    """A round the arbiter runs online: its boards are played on the server (issue #15)."""
+
+    round = models.OneToOneField("tournament.Round", on_delete=models.CASCADE,
+                                 related_name="online")
+    marked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, blank=True)
+    marked_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"online {self.round}"
+
+
+class OnlineGame(models.Model):
+    """The dealt game of one board of an online round (games.dealt is its core).
+
+    ``seed`` is the server's secret until the game ends; ``commitment`` is shown from the
+    start. ``moves`` are the accepted moves in order (the table is their replay from the
+    seed), so the row is the whole truth; it is locked for every move. ``token_a`` and
+    ``token_b`` are the two players' personal links (a rack is private to one seat, so the
+    board's shared token does not open it).
+    """
+
+    board = models.OneToOneField("tournament.Board", on_delete=models.CASCADE,
+                                 related_name="online_game")
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    moves = models.JSONField(default=list)
+    token_a = models.CharField(max_length=32, unique=True, default=new_seat_token)
+    token_b = models.CharField(max_length=32, unique=True, default=new_seat_token)
+    record = models.ForeignKey(GameRecord, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"online game of {self.board}"
+
+    def token(self, seat: str) -> str:
+        return {"A": self.token_a, "B": self.token_b}[seat]

@@ -1,8 +1,9 @@
-"""Game records: submission, live entry at the board, the public viewer and downloads."""
+"""Game records: submission, live entry at the board, the public viewer and downloads; the
+pages of online games."""
 
 from django.urls import path
 
-from games import views
+from games import online_arbiter, online_views, views
 
 urlpatterns = [
     path("games/<int:record_id>/", views.game_viewer, name="game_viewer"),
@@ -11,6 +12,15 @@ urlpatterns = [
     path("b/<str:token>/live/", views.live_view, name="live_state"),
     path("b/<str:token>/live/<str:action>/", views.live_view, name="live_action"),
     path("api/records/", views.api_submit, name="api_submit"),
+    path("p/<str:token>/", online_views.online_play, name="online_play"),
+    path("e/<slug:slug>/online/<int:number>/<int:board>/", online_views.online_watch,
+         name="online_watch"),
+    path("e/<slug:slug>/arbiter/online/<int:number>/", online_arbiter.online_round,
+         name="online_round"),
+    path("e/<slug:slug>/arbiter/online/<int:number>/slips/", online_arbiter.online_slips,
+         name="online_slips"),
+    path("e/<slug:slug>/arbiter/online/<int:number>/<str:action>/",
+         online_arbiter.online_round_action, name="online_round_action"),
     path("e/<slug:slug>/arbiter/boards/<int:board_id>/record/", views.arbiter_submit,
          name="arbiter_submit"),
     path("e/<slug:slug>/arbiter/records/", views.arbiter_submit_any, name="arbiter_records"),

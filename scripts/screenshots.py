@@ -7,12 +7,17 @@ drives Debian's Chromium through Playwright, and writes PNGs to ``docs/images/``
 - ``guide-*.png``: the steps of ``docs/arbiter-guide.md``, taken while the script runs a new
   event through its first round with the real buttons (create, import, pair, publish, print,
   clocks, results, a forfeit, a conflict, an absence, a withdrawal, a late entry), then the
-  demo event's automatic backups.
+  demo event's automatic backups;
+- ``page-phone-online-game.png``: an online game on a phone, from a new two-player event run
+  online through the arbiter's pages and played a few moves through the players' pages
+  (``python scripts/screenshots.py online`` takes this one alone).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -23,6 +28,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
+
+# the bot's move choice is a pure core (no Django): the script imports it from the checkout
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from games.dealt.bot import choose_move
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "images"
@@ -241,13 +250,68 @@ def guide_pages(browser: Browser, base: str, password: str) -> None:
     shot(desk, "guide-export")
 
 
+def online_page(browser: Browser, base: str, password: str, moves: int = 16) -> None:
+    """A two-player event run online through the arbiter's pages, a few moves played through
+    the two players' pages (typed, the bot's choice from the page's own view), then seat A's
+    phone."""
+    desk = browser.new_page(viewport=DESK)
+    login(desk, base, password)
+    desk.goto(base + "/events/new/")
+    desk.fill("#id_name", "Online Evening")
+    submit(desk, "form.card button[type=submit]")
+    slug = desk.url.split("/e/")[1].split("/")[0]
+    arbiter = f"{base}/e/{slug}/arbiter"
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_file = Path(tmp) / "players.csv"
+        csv_file.write_text("name\nAlice Martin\nChen Wei\n", encoding="utf-8")
+        desk.set_input_files("input[name=csv_file]", str(csv_file))
+        submit(desk, "form[action$='/players/import/'] button[type=submit]")
+    desk.goto(arbiter + "/")
+    submit(desk, "button.big-action")
+    submit(desk, "form[action$='/publish/'] button")
+    desk.goto(arbiter + "/online/1/")
+    submit(desk, "form[action$='/mark/'] button")
+    submit(desk, "form[action$='/start/'] button")
+    links = {row.get_attribute("data-seat"): row.locator(".seat-link").get_attribute("href")
+             for row in desk.locator("tr[data-seat]").all()}
+    phones = {seat: browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+              for seat in links}
+    rng = random.Random(3)
+    for _ in range(moves):
+        views = {}
+        for seat, page in phones.items():
+            page.goto(links[seat])
+            page.wait_for_selector('#online-connection[data-state="connected"]')
+            views[seat] = json.loads(page.inner_text("#online-initial"))
+        seat = views["A"]["to_act"]
+        if seat is None:
+            break
+        move = choose_move(views[seat], rng, swap_rate=0.0)
+        page = phones[seat]
+        if move["move"] == "refill":
+            page.click("#refill-btn")
+        else:
+            page.fill("#entry-text", move["placement"])
+            page.press("#entry-text", "Enter")
+        page.wait_for_selector(f'#online[data-number="{views[seat]["number"] + 1}"]')
+    phone = phones["A"]
+    phone.goto(links["A"])
+    phone.wait_for_selector('#online-connection[data-state="connected"]')
+    phone.click("#rack .tile >> nth=0")
+    phone.wait_for_timeout(500)
+    shot(phone, "page-phone-online-game", full_page=False)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
+    only_online = sys.argv[1:] == ["online"]
     with demo_server() as (base, password), sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        readme_pages(browser, base, password)
-        korean_page(browser, base)
-        guide_pages(browser, base, password)
+        if not only_online:
+            readme_pages(browser, base, password)
+            korean_page(browser, base)
+            guide_pages(browser, base, password)
+        online_page(browser, base, password)
         browser.close()
     print(f"screenshots written to {OUT}")
 

@@ -56,3 +56,14 @@ def _language_of_the_test():
 
     yield
     translation.deactivate()
+
+
+@pytest.fixture
+def clock_time(monkeypatch):
+    """The server's time (``clocks.services.now_ms``) as a hand-moved ``FakeTime``."""
+    from clocks import services
+    from tests.fake_time import FakeTime
+
+    fake = FakeTime()
+    monkeypatch.setattr(services, "now_ms", fake)
+    return fake

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CORES = (
     "games.engine",
+    "games.dealt",
     "tournament.pairing",
     "tournament.standings",
     "tournament.outcome",

@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets (board clocks) through Channels.
+"""ASGI entry point: HTTP through Django, websockets (board clocks, online games) through
+Channels.
 
 Websocket handshakes must come from a page of this site, scheme, host and port alike
 (``tournament/websocket_origin.py``), so that a page on another site cannot drive a board's
@@ -15,7 +16,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from clocks.flagtimer import FlagTimerMiddleware  # noqa: E402
-from clocks.routing import websocket_urlpatterns  # noqa: E402
+from clocks.routing import websocket_urlpatterns as clock_routes  # noqa: E402
+from games.routing import websocket_urlpatterns as game_routes  # noqa: E402
 from tournament.websocket_origin import SameOriginValidator  # noqa: E402
 
 # The flag timer wrapper starts the embedded flag timer in this process's event loop (unless
@@ -25,7 +27,7 @@ application = FlagTimerMiddleware(
         {
             "http": django_asgi_app,
             "websocket": SameOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                AuthMiddlewareStack(URLRouter(clock_routes + game_routes))
             ),
         }
     )

@@ -31,7 +31,14 @@ def board_for_token(token: str, now: datetime.datetime | None = None) -> Board:
         raise TokenRefused(_("This board link is not valid."))
     if board.token_revoked_at is not None:
         raise TokenRefused(_("This board link was withdrawn by the arbiter."))
-    round_ = board.round
+    check_round_open(board.round, now)
+    return board
+
+
+def check_round_open(round_: Round, now: datetime.datetime) -> None:
+    """``TokenRefused`` unless a link of this round works at ``now``: from publication until
+    the round is closed plus the event's grace period (board links and the online players'
+    seat links alike)."""
     if round_.status == Round.Status.DRAFTED:
         raise TokenRefused(_("Round %(n)d is not published yet.") % {"n": round_.number})
     if round_.status == Round.Status.CLOSED and round_.closed_at is not None:
@@ -39,7 +46,6 @@ def board_for_token(token: str, now: datetime.datetime | None = None) -> Board:
         if now > round_.closed_at + grace:
             raise TokenRefused(_("Round %(n)d is closed; this board link has expired.")
                                % {"n": round_.number})
-    return board
 
 
 @transaction.atomic

@@ -15,28 +15,8 @@ from clocks import flagtimer, rows, services
 from clocks.benchsupport import create_clock_event
 from clocks.clock import IgnoredReason, Side, Status
 from clocks.models import Clock, ClockLogEntry
+from tests.fake_time import T0
 from tournament.models import Board
-
-T0 = 1_700_000_000_000
-
-
-class FakeTime:
-    def __init__(self, now: int = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
-
-    def advance(self, ms: int) -> int:
-        self.now += ms
-        return self.now
-
-
-@pytest.fixture
-def clock_time(monkeypatch):
-    fake = FakeTime()
-    monkeypatch.setattr(services, "now_ms", fake)
-    return fake
 
 
 @pytest.fixture

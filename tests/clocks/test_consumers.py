@@ -3,7 +3,6 @@
 import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
@@ -11,13 +10,11 @@ from django.test import Client
 from clocks import services
 from clocks.benchsupport import create_clock_event
 from clocks.models import Clock
-from tournament.asgi import application
+from tests.sockets import connect, foreign_origin_refused, receive
 from tournament.tokens import revoke_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-ORIGIN = (b"origin", b"http://127.0.0.1")
-HOST = (b"host", b"127.0.0.1")  # the origin check compares the page's origin with the Host
 
 
 @pytest_asyncio.fixture(autouse=True)
@@ -48,21 +45,6 @@ def session_cookie(arbiter):
     client = Client()
     client.force_login(arbiter)
     return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
-async def connect(path: str, cookie: bytes | None = None) -> WebsocketCommunicator:
-    headers = [HOST, ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await communicator.connect(timeout=5)
-    assert connected
-    return communicator
-
-
-async def receive(communicator, kind: str | None = None, timeout: float = 3) -> dict:
-    message = await communicator.receive_json_from(timeout=timeout)
-    if kind is not None:
-        assert message["type"] == kind, message
-    return message
 
 
 def start(board, arbiter):
@@ -202,10 +184,7 @@ async def test_bad_messages_get_an_error_and_the_socket_stays_open(board):
 
 
 async def test_foreign_origin_is_rejected(board):
-    communicator = WebsocketCommunicator(application, f"/ws/board/{board.token}/",
-                                         headers=[HOST, (b"origin", b"http://evil.example")])
-    connected, _ = await communicator.connect(timeout=5)
-    assert not connected
+    assert await foreign_origin_refused(f"/ws/board/{board.token}/")
 
 
 async def test_hall_is_for_arbiters_only(round_, session_cookie):

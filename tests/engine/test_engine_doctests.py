@@ -12,6 +12,8 @@ MODULES = [
     "games.engine.notation",
     "games.engine.randomgame",
     "games.engine.rules",
+    "games.dealt.deal",
+    "games.dealt.table",
 ]
 
 

@@ -22,23 +22,22 @@ import json
 import os
 import random
 import statistics
-import sys
 import time
 from urllib.parse import urlparse
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.core.management.base import BaseCommand
 
 from clocks import rows, services
-from clocks.benchsupport import AsgiServer, create_clock_event
-from tournament.models import Round
-
-
-def delete_event(round_: Round) -> None:
-    with transaction.atomic():  # boards protect their players: rounds go first
-        Round.objects.filter(event_id=round_.event_id).delete()
-        round_.event.delete()
+from clocks.benchsupport import (
+    bench_servers,
+    bench_urls,
+    cpu_text,
+    create_clock_event,
+    delete_event,
+    latency_text,
+    percentile,
+)
 
 
 def arbiter_cookie(slug: str) -> tuple[str, object]:
@@ -51,13 +50,6 @@ def arbiter_cookie(slug: str) -> tuple[str, object]:
     client.force_login(user)
     name = settings.SESSION_COOKIE_NAME
     return f"{name}={client.cookies[name].value}", user
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 # --- the load -----------------------------------------------------------------------------
@@ -207,46 +199,31 @@ class Command(BaseCommand):
     def handle(self, *args, **o):
         if o["press_path"]:
             return self.press_path(o["press_path"], o["presses"])
-        try:
-            import websockets  # noqa: F401
-        except ImportError as error:
-            raise CommandError("bench_clocks needs `websockets` (requirements-dev.txt)") from error
-        urls = [u.strip() for u in o["url"].split(",") if u.strip()]
-        for url in urls:
-            if urlparse(url).hostname not in ("127.0.0.1", "localhost"):
-                raise CommandError(f"only servers on 127.0.0.1 may be benchmarked, not {url}")
-        if not urls and o["workers"] > 1 and not os.environ.get("REDIS_URL"):
-            raise CommandError("several workers need REDIS_URL (a shared channel layer)")
+        urls = bench_urls("bench_clocks", o["url"], o["workers"])
         slug = f"bench-{int(time.time())}"
         cookie, user = arbiter_cookie(slug)
         round_ = create_clock_event(o["boards"], arbiter=user, slug=slug, time_control="3600",
                                     name="Clock benchmark")
         services.start_round(round_, who="bench", user=user)
         boards = list(round_.boards.values_list("pk", "token"))
-        servers = [] if urls else [AsgiServer() for _ in range(o["workers"])]
-        timer = None if urls else AsgiServer(command=[sys.executable, "manage.py",
-                                                      "run_flag_timer"])
         try:
-            for server in servers:
-                server.wait_listening()
-            urls = urls or [s.url for s in servers]
-            self.stdout.write(f"servers: {', '.join(urls)}; database "
-                              f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[1]}; "
-                              f"layer {settings.CHANNEL_LAYERS['default']['BACKEND']}; "
-                              f"press path {'SQL' if rows.SQL else 'ORM'}")
-            cpu_before = [s.cpu_seconds() for s in servers]
-            load = Load(urls, boards, round_.pk, o["spectators"], o["halls"], cookie,
-                        (o["min_gap"], o["max_gap"]))
-            wall, client_cpu = time.perf_counter(), time.process_time()
-            result = asyncio.run(load.run(o["seconds"], self.stdout.write))
-            wall, client_cpu = time.perf_counter() - wall, time.process_time() - client_cpu
-            cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
-            if load.errors:
-                for server in servers:
-                    self.stderr.write(f"log of {server.url}:\n{server.log_tail()}")
+            with bench_servers(urls, o["workers"]) as (urls, servers):
+                self.stdout.write(
+                    f"servers: {', '.join(urls)}; database "
+                    f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[1]}; "
+                    f"layer {settings.CHANNEL_LAYERS['default']['BACKEND']}; "
+                    f"press path {'SQL' if rows.SQL else 'ORM'}")
+                cpu_before = [s.cpu_seconds() for s in servers]
+                load = Load(urls, boards, round_.pk, o["spectators"], o["halls"], cookie,
+                            (o["min_gap"], o["max_gap"]))
+                wall, client_cpu = time.perf_counter(), time.process_time()
+                result = asyncio.run(load.run(o["seconds"], self.stdout.write))
+                wall, client_cpu = time.perf_counter() - wall, time.process_time() - client_cpu
+                cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
+                if load.errors:
+                    for server in servers:
+                        self.stderr.write(f"log of {server.url}:\n{server.log_tail()}")
         finally:
-            for server in [*servers, *([timer] if timer else [])]:
-                server.stop()
             if not o["keep"]:
                 delete_event(round_)
         self.report(load, result, cpu, wall, client_cpu)
@@ -288,17 +265,13 @@ class Command(BaseCommand):
         w = self.stdout.write
         w(f"sockets: {result['sockets']}, presses sent: {result['presses']}, accepted: "
           f"{result['accepted']}, deliveries expected: {result['expected']}")
-        w(f"press -> players/spectators latency ms: p50 {percentile(lat, 50):.1f}, "
-          f"p95 {percentile(lat, 95):.1f}, p99 {percentile(lat, 99):.1f}, "
-          f"max {max(lat, default=float('nan')):.1f}")
+        w(f"press -> players/spectators latency ms: {latency_text(lat)}")
         if hall:
             w(f"hall staleness ms (press -> hall view): p50 {percentile(hall, 50):.0f}, "
               f"p99 {percentile(hall, 99):.0f}, max {max(hall):.0f}, mean "
               f"{statistics.fmean(hall):.0f}")
         if cpu:
-            w("server CPU: " + ", ".join(f"worker {i + 1} {c / wall * 100:.0f}%"
-                                        for i, c in enumerate(cpu))
-              + f" of one core over {wall:.0f} s")
+            w(cpu_text(cpu, wall))
             # CPU time barely depends on what else runs on the cores, unlike the latencies
             w(f"server CPU per accepted press: "
               f"{sum(cpu) / max(1, result['accepted']) * 1000:.1f} ms")

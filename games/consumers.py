@@ -1,0 +1,116 @@
+"""Websockets of online games (docs/online-protocol.md): a seat's socket and a spectator's.
+
+- ``PlayConsumer`` (``ws/play/<token>/``): one player's personal link. It receives its own
+  seat's view (the position, scores, both clocks and its own rack, never the other) and sends
+  moves; the link is checked again before every move.
+- ``WatchConsumer`` (``ws/watch/<board id>/``): anyone, for a published online round; the
+  spectators' view (no rack at all), read only.
+
+Both relay the board's clock snapshots; a flag the flag timer stores reaches the game through
+``games.online.flag_fell`` (the flagged seat stops for everybody at once) and its views come
+from the group. The JSON plumbing, errors and refusals come from the clock sockets
+(``clocks.consumers.ClockSocket``).
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from django.utils.translation import gettext as _
+
+from clocks import services as clock_services
+from clocks.consumers import BadMessage, ClockSocket
+from games import online
+from games.models import OnlineGame
+from tournament.models import Round
+from tournament.tokens import TokenRefused
+
+MOVE_KEYS = frozenset({"type", "move", "placement", "number"})
+
+
+class GameSocket(ClockSocket):
+    """Shared by both sockets: the game's views and the clock, for one seat (or None)."""
+
+    seat: str | None = None
+    game: OnlineGame
+
+    async def start(self) -> None:
+        self.board = self.game.board
+        await self.accept()
+        await self.join(online.seat_group(self.board.pk, self.seat),
+                        clock_services.board_group(self.board.pk))
+        await self.send_view()
+
+    async def send_view(self) -> None:
+        view = await database_sync_to_async(online.view)(self.game, self.seat)
+        await self.relay_view(view)
+
+    async def relay_view(self, view: dict) -> None:
+        await self.send_json({"type": "state", "view": view})
+
+    async def online_view(self, event):
+        await self.relay_view(event["view"])
+
+    async def clock_snapshot(self, event):
+        await self.send_json({"type": "clock", "clock": event["clock"]})
+
+    async def receive_json(self, content, **kwargs):
+        kind = content["type"]
+        if kind == "sync":
+            return await self.send_view()
+        if kind == "move":
+            return await self.move(content)
+        raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
+
+    async def move(self, content: dict) -> None:
+        raise BadMessage(_("Spectators cannot make moves."))
+
+
+class PlayConsumer(GameSocket):
+    """``ws/play/<token>/``: one seat of one online game."""
+
+    async def connect(self):
+        self.token = self.scope["url_route"]["kwargs"]["token"]
+        try:
+            self.game, self.seat = await database_sync_to_async(online.seat_for_token)(self.token)
+        except TokenRefused as refused:
+            return await self.refuse(str(refused))
+        await self.start()
+
+    async def move(self, content: dict) -> None:
+        extra = sorted(set(content) - MOVE_KEYS)
+        if extra:
+            raise BadMessage(_("Unknown field %(key)r in a move.") % {"key": extra[0]})
+        data = {k: v for k, v in content.items() if k != "type"}
+        try:
+            played = await database_sync_to_async(self._play)(data)
+        except TokenRefused as refused:
+            return await self.refuse(str(refused), accepted=True)
+        except online.OnlineRefused as refused:
+            raise BadMessage(str(refused)) from None
+        if played.error is not None:
+            await self.send_json({"type": "refused", "message": played.error,
+                                  "view": played.view})
+
+    def _play(self, data: dict) -> online.Played:
+        game, seat = online.seat_for_token(self.token)  # a link withdrawn since connecting
+        if game.pk != self.game.pk or seat != self.seat:
+            raise TokenRefused(_("This player link is not valid."))
+        return online.play(self.game, self.seat, data)
+
+
+class WatchConsumer(GameSocket):
+    """``ws/watch/<board id>/``: a spectator of an online game of a published round."""
+
+    async def connect(self):
+        board_id = self.scope["url_route"]["kwargs"]["board_id"]
+        game = await database_sync_to_async(self._load)(board_id)
+        if game is None:
+            return await self.refuse(_("There is no online game on this board."))
+        self.game = game
+        await self.start()
+
+    def _load(self, board_id: int) -> OnlineGame | None:
+        return (OnlineGame.objects.select_related("board__round__event", "board__first",
+                                                  "board__second")
+                .filter(board_id=board_id).exclude(board__round__status=Round.Status.DRAFTED)
+                .first())

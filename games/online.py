@@ -1,0 +1,314 @@
+"""Online play: the only code that writes online games (issue #15, docs/online-protocol.md).
+
+A round marked online (``mark_online``) gets one :class:`~games.models.OnlineGame` per board:
+a fresh secret seed, its commitment, and a personal link per seat. The game itself is the pure
+core :class:`games.dealt.Table`, replayed from the seed and the stored moves.
+
+Every move (``play``) is one transaction: the game row is locked, the board's clock is read
+through the clock services with due flags applied (a seat whose time ran out is flagged in the
+game first: it stops, the opponent plays on alone), the core applies the move or refuses it
+with the engine's reason (nothing stored but those flags), and a move that ends the seat's
+turn presses its clock (``clocks.services.press``) in the same transaction, which starts the
+opponent's. There is no separate press: the turn ends with the move. If the clock will not
+take the press (the flag fell in between, the arbiter paused it), the move does not stand. At
+the end the clock is finished and the full record, every draw included, goes through
+``games.services.submit_record`` like any submitted record: verified again, stored, and
+recorded as the board's result with source "record". Views go out after commit, one per
+seat (with its own rack only) and one for spectators.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clocks import services as clock_services
+from clocks.clock import FinishKind
+from games import services as game_services
+from games.dealt import SEED_BYTES, MoveRefused, Table, parse_seed
+from games.engine import format_record
+from games.live import tags_for
+from games.models import LiveGame, OnlineGame, OnlineRound
+from tournament.models import Board, Round
+from tournament.tokens import TokenRefused, check_round_open
+
+SEATS = ("A", "B")
+
+
+class OnlineRefused(Exception):
+    """A command that cannot be carried out; the message says why, nothing changed."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move's outcome: the sender's view (and clock) afterwards, or why it was refused."""
+
+    view: dict[str, Any]
+    error: str | None = None
+
+
+def seat_group(board_id: int, seat: str | None) -> str:
+    """The channel group of one seat's sockets (None: spectators)."""
+    return f"online.board.{board_id}.{seat or 'watch'}"
+
+
+def is_online(round_: Round) -> bool:
+    return OnlineRound.objects.filter(round=round_).exists()
+
+
+def flag_fell(board: Board) -> None:
+    """The flag timer stored a flag on ``board``: an online game takes it in at once (the seat
+    stops; with both flags down the game ends and its result is recorded)."""
+    game = OnlineGame.objects.filter(board=board, record__isnull=True).first()
+    if game is not None:
+        sync(game)
+
+
+def watch_path(board: Board) -> str | None:
+    """The spectators' page of the board's online game, if it has one (clocks.access)."""
+    if not OnlineGame.objects.filter(board=board).exists():
+        return None
+    return reverse("online_watch", args=[board.round.event.slug, board.round.number,
+                                         board.number])
+
+
+def press_guard(board_id: int) -> str | None:
+    """The board page may not press an online game's clock: the moves do (clocks.access)."""
+    if OnlineGame.objects.filter(board_id=board_id).exists():
+        return _("This board is played online: the clock moves with the players' moves.")
+    return None
+
+
+# --- the arbiter's switch -------------------------------------------------------------------
+
+
+@transaction.atomic
+def mark_online(round_: Round, *, user=None) -> list[OnlineGame]:
+    """Run ``round_`` online: deal a game for every board that has none (again after a
+    re-pairing). Refused once a board without a game has a started clock (before the round
+    went online), live scoresheet entries or a result: an over-the-board game has begun."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status == Round.Status.CLOSED:
+        raise OnlineRefused(_("Round %(n)d is closed.") % {"n": round_.number})
+    boards = list(round_.boards.filter(second__isnull=False).select_related("clock"))
+    dealt = set(OnlineGame.objects.filter(board__in=boards).values_list("board_id", flat=True))
+    already = OnlineRound.objects.filter(round=round_).exists()
+    for board in boards:
+        if board.pk in dealt:
+            continue  # already online (its game may have begun, or ended)
+        clock = getattr(board, "clock", None)
+        # in a round already online a started clock is the round's start, not a game begun
+        started = clock is not None and clock.core.started_at_ms is not None and not already
+        if started or board.results.exists() \
+                or LiveGame.objects.filter(board=board).exclude(actions=[]).exists():
+            raise OnlineRefused(
+                _("Board %(n)d has already begun over the board; the round cannot go online.")
+                % {"n": board.number})
+    OnlineRound.objects.get_or_create(round=round_, defaults={"marked_by": _user(user)})
+    return [game_for(board) for board in boards]
+
+
+def _user(user):
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def game_for(board: Board) -> OnlineGame:
+    """The board's online game, dealt now if it has none (its round must be online)."""
+    if board.is_bye:
+        raise OnlineRefused(_("A bye has no game."))
+    game = OnlineGame.objects.filter(board=board).first()
+    if game is not None:
+        return game
+    if not OnlineRound.objects.filter(round_id=board.round_id).exists():
+        raise OnlineRefused(_("This round is not played online."))
+    seed = secrets.token_bytes(SEED_BYTES)
+    table = Table(seed, profile=board.round.event.rules_profile)
+    game, _created = OnlineGame.objects.get_or_create(
+        board=board, defaults={"seed": seed.hex(), "commitment": table.commitment})
+    return game
+
+
+def seat_for_token(token: str, now: datetime.datetime | None = None) -> tuple[OnlineGame, str]:
+    """The game and seat a personal link opens, or ``TokenRefused`` with the reason."""
+    game = None
+    if isinstance(token, str) and 10 <= len(token) <= 32:
+        rows = OnlineGame.objects.select_related("board__round__event", "board__first",
+                                                 "board__second")
+        game = rows.filter(token_a=token).first() or rows.filter(token_b=token).first()
+    if game is None:
+        raise TokenRefused(_("This player link is not valid."))
+    check_round_open(game.board.round, now or timezone.now())
+    return game, ("A" if game.token_a == token else "B")
+
+
+@transaction.atomic
+def reissue_seat_token(game: OnlineGame, seat: str) -> OnlineGame:
+    """A new personal link for one seat; the old one stops working at once."""
+    game = OnlineGame.objects.select_for_update().get(pk=game.pk)
+    setattr(game, f"token_{seat.lower()}", secrets.token_urlsafe(18))
+    game.save(update_fields=[f"token_{seat.lower()}", "updated_at"])
+    return game
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def _table(game: OnlineGame) -> Table:
+    board = game.board
+    return Table.restore(parse_seed(game.seed), game.moves,
+                         profile=board.round.event.rules_profile, tags=tags_for(board))
+
+
+def _views(game: OnlineGame, table: Table, clock: dict[str, Any]) -> dict[str | None, dict]:
+    board = game.board
+    info = {"board": board.pk, "board_number": board.number, "round": board.round.number,
+            "players": {"A": board.first.name, "B": board.second.name},
+            "record_id": game.record_id}
+    return {seat: {**table.view(seat), **info, "clock": clock} for seat in (*SEATS, None)}
+
+
+def view(game: OnlineGame, seat: str | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees now: the position, its own rack, both clocks.
+    Flags that fell due are shown applied (so a reconnect shows the game as it stands), but
+    reading writes nothing: the next move, or the flag timer's announcement, stores them."""
+    game = _fresh(game)
+    table = _table(game)
+    clock = clock_services.snapshot(game.board)
+    if game.record_id is None:
+        _apply_flags(table, clock)
+    return _views(game, table, clock)[seat]
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def _fresh(game: OnlineGame, *, lock: bool = False) -> OnlineGame:
+    """The game row as stored now (locked until the transaction ends with ``lock``)."""
+    rows = OnlineGame.objects.select_related("board__round__event", "board__first",
+                                             "board__second")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    return rows.get(pk=game.pk)
+
+
+def _apply_flags(table: Table, clock: dict[str, Any]) -> bool:
+    """The clock's flags into the game (a flagged seat stops); True when any was new."""
+    changed = False
+    for seat in SEATS:
+        if clock["flags"][seat] is not None and not table.over \
+                and not table.game.has_stopped(seat):
+            table.play({"seat": seat, "move": "flag"})
+            changed = True
+    return changed
+
+
+def _save(game: OnlineGame, table: Table, clock: dict[str, Any], *, last_seat: str) -> dict:
+    """Store the moves; at the end finish the clock and submit the record; publish views."""
+    game.moves = table.moves
+    if table.over and game.record_id is None:
+        resigned = [s for s in SEATS if table.game.snapshot().resigned[SEATS.index(s)]]
+        if clock["finished"] is None:
+            kind = FinishKind.RESIGNED if resigned else FinishKind.COMPLETED
+            clock = clock_services.finish(
+                game.board, kind, who=f"online {last_seat}",
+                side=resigned[0] if resigned else None,
+                reason=table.game.end).snapshot
+        submission = game_services.submit_record(
+            game.board, format_record(table.record()), via="online", label="online game")
+        game.record = submission.record
+    game.save(update_fields=["moves", "record", "updated_at"])
+    views = _views(game, table, clock)
+    board_id = game.board.pk
+    events = [(seat_group(board_id, seat), {"type": "online.view", "view": v})
+              for seat, v in views.items()]
+    transaction.on_commit(lambda: clock_services.broadcast(events), robust=True)
+    return views
+
+
+@transaction.atomic
+def sync(game: OnlineGame) -> dict[str | None, dict]:
+    """Bring the game up to its clock (flags that fell due) and return every view."""
+    game = _fresh(game, lock=True)
+    table = _table(game)
+    clock = clock_services.apply_flags(game.board).snapshot
+    if _apply_flags(table, clock):
+        return _save(game, table, clock, last_seat="flag timer")
+    return _views(game, table, clock)
+
+
+@transaction.atomic
+def play(game: OnlineGame, seat: str, data: Any) -> Played:
+    """Apply one move sent by ``seat`` (see the module docstring)."""
+    if not isinstance(data, dict):
+        raise OnlineRefused(_("A move must be a JSON object."))
+    if data.get("seat", seat) != seat:
+        raise OnlineRefused(_("This link plays seat %(seat)s.") % {"seat": seat})
+    if data.get("move") == "flag" or "clock" in data:
+        raise OnlineRefused(_("Time is the server's: the clock says when a flag falls."))
+    game = _fresh(game, lock=True)
+    if game.record_id is not None:
+        raise OnlineRefused(_("The game is over."))
+    table = _table(game)
+    board = game.board
+    clock = clock_services.apply_flags(board).snapshot
+    flagged = _apply_flags(table, clock)
+    refusal = _clock_refusal(clock) if not table.over else None
+    step = None
+    if refusal is None:
+        try:
+            step = table.play({**data, "seat": seat})
+        except MoveRefused as error:
+            refusal = error.reason
+    if refusal is not None:
+        if flagged:  # the flags stand even though the move does not
+            views = _save(game, table, clock, last_seat=seat)
+            return Played(views[seat], refusal)
+        return Played(_views(game, table, clock)[seat], refusal)
+    if step.ends_turn and not table.over:
+        outcome = clock_services.press(board, seat, clock["press_number"], who=f"online {seat}")
+        if outcome.ignored is not None:  # the flag fell meanwhile: the move does not stand
+            table = _table(game)
+            _apply_flags(table, outcome.snapshot)
+            views = _save(game, table, outcome.snapshot, last_seat=seat)
+            return Played(views[seat], clock_services.ignored_message(outcome.ignored))
+        clock = outcome.snapshot
+        table.moves[-1]["clock"] = outcome.press.remaining_ms // 1000
+        table.note_clock(seat, outcome.press.remaining_ms // 1000)
+        if table.to_act == seat and not table.game.has_stopped(_other(seat)):
+            # the opponent holds no tiles (the bag ran out) and passes: the turn comes back
+            clock = clock_services.correct(
+                board, seat, who=f"online {seat}",
+                reason=_("seat %(seat)s holds no tiles and passes") % {"seat": _other(seat)},
+            ).snapshot
+    views = _save(game, table, clock, last_seat=seat)
+    return Played(views[seat])
+
+
+def _other(seat: str) -> str:
+    return "B" if seat == "A" else "A"
+
+
+def _clock_refusal(clock: dict[str, Any]) -> str | None:
+    if clock["status"] == "not_started":
+        return _("The game has not started yet: the arbiter starts the clocks.")
+    if clock["paused"]:
+        return _("The clock is paused.")
+    if clock["finished"] is not None:
+        return _("The clock is finished.")
+    return None
+
+
+def start_round(round_: Round, *, who: str, user=None) -> int:
+    """Start the clocks of an online round (every game starts at the same millisecond)."""
+    if not is_online(round_):
+        raise OnlineRefused(_("This round is not played online."))
+    for board in round_.boards.filter(second__isnull=False):
+        game_for(board)
+    return clock_services.start_round(round_, who=who, user=user)

@@ -1,0 +1,228 @@
+/* An online game (docs/online-protocol.md): shows the server's views and sends moves; the
+ * server (the rules engine) decides everything. A seat's page: tap a tile of the rack (tap it
+ * again to turn it), then two adjacent cells; or type "f10R-f9G", or two cell names for the
+ * chosen tile. A spectator's page only shows. Clocks as on the clock page (clock.js helpers).
+ */
+(function () {
+  "use strict";
+  var root = document.getElementById("online");
+  if (!root) return;
+  var C = window.IngeniousClock;
+  var seat = root.dataset.seat || null;
+  var view = JSON.parse(document.getElementById("online-initial").textContent);
+  var clock = view.clock;
+  var $ = function (id) { return document.getElementById(id); };
+  var board = HexBoard.draw($("online-board"), 5, onCell);
+  var chosen = null, turned = false, picked = [], lastCells = [];
+  var S = {
+    your_move: gettext("Your move: tap a tile, then two cells"),
+    your_bonus: gettext("Ingenious! Your bonus play: place another tile"),
+    your_choice: gettext("Swap your rack or refill it"),
+    waiting: gettext("%(name)s to move"),
+    waiting_bonus: gettext("%(name)s makes a bonus play"),
+    waiting_choice: gettext("%(name)s decides whether to swap"),
+    not_started: gettext("Waiting for the arbiter to start the clocks"),
+    paused: gettext("Paused by the arbiter"),
+    flagged: gettext("%(name)s's time is up and plays no more"),
+    over: gettext("Game over: %(result)s (%(end)s)"),
+    pick_tile: gettext("Choose a tile of your rack first."),
+    not_adjacent: gettext("Those cells do not touch: tap two adjacent free cells."),
+    not_yours: gettext("It is not your turn."),
+    bad_entry: gettext("Type a move like f10R-f9G, or two cells like f10 f9 for the chosen tile."),
+    confirm_resign: gettext("Resign this game? Your opponent wins."),
+  };
+  C.noteServerTime(clock.server_time_ms);
+  function fmt(text, values) { return interpolate(text, values, true); }
+  function name(s) { return view.players[s]; }
+
+  function message(text) {
+    var box = $("online-message");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  function qr(cell) { return [Number(cell.slice(1)) - 6, 5 - (cell.charCodeAt(0) - 97)]; }
+  function adjacent(a, b) {
+    var x = qr(a), y = qr(b), dq = y[0] - x[0], dr = y[1] - x[1];
+    return [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]].some(function (d) {
+      return d[0] === dq && d[1] === dr;
+    });
+  }
+  function myTurn(awaiting) {
+    return seat && !view.over && view.to_act === seat && (!awaiting || view.awaiting === awaiting);
+  }
+
+  function send(move) {
+    message("");
+    move.type = "move";
+    move.number = view.number;
+    if (!conn.send(move)) message(C.strings.reconnecting);
+  }
+
+  function place(first, second) {
+    var tile = view.rack[chosen];
+    var a = turned ? tile[1] : tile[0], b = turned ? tile[0] : tile[1];
+    send({ move: "place", placement: first + a + "-" + second + b });
+    clearPick();
+  }
+
+  function clearPick() {
+    picked.forEach(function (c) { board.highlight(c, false); });
+    picked = [];
+  }
+
+  function onCell(cell) {
+    if (!seat) return;
+    if (!myTurn("place")) { message(S.not_yours); return; }
+    if (view.cells[cell]) return;
+    if (chosen === null) { message(S.pick_tile); return; }
+    if (picked.length === 1 && picked[0] === cell) { clearPick(); return; }
+    if (picked.length === 1 && !adjacent(picked[0], cell)) { clearPick(); message(S.not_adjacent); }
+    picked.push(cell);
+    board.highlight(cell, true);
+    if (picked.length === 2) place(picked[0], picked[1]);
+  }
+
+  function symbolSvg(letter) {
+    return '<svg class="sym" role="img" aria-label="' + HexBoard.NAMES[letter] + '"><use href="' +
+      window.INGENIOUS_SYMBOLS + "#sym-" + letter + '"></use></svg>';
+  }
+
+  function renderRack() {
+    var rack = $("rack");
+    if (!rack) return;
+    rack.innerHTML = "";
+    if (chosen !== null && chosen >= view.rack.length) chosen = null;
+    view.rack.forEach(function (tile, i) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "tile";
+      button.dataset.tile = tile;
+      button.dataset.index = i;
+      var shown = chosen === i && turned ? tile[1] + tile[0] : tile;
+      button.innerHTML = symbolSvg(shown[0]) + symbolSvg(shown[1]);
+      button.setAttribute("aria-pressed", chosen === i ? "true" : "false");
+      button.disabled = !myTurn("place");
+      button.addEventListener("click", function () {
+        if (chosen === i) turned = !turned; else { chosen = i; turned = false; }
+        clearPick();
+        renderRack();
+      });
+      rack.appendChild(button);
+    });
+  }
+
+  function renderScores() {
+    ["A", "B"].forEach(function (s) {
+      var box = root.querySelector('[data-scores="' + s + '"]');
+      var low = view.lowest[s];
+      box.querySelectorAll(".score").forEach(function (el) {
+        var c = el.dataset.colour;
+        el.querySelector("b").textContent = view.scores[s][c];
+        el.classList.toggle("lowest", low.indexOf(c) >= 0);
+      });
+    });
+  }
+
+  function statusText() {
+    if (view.over) return fmt(S.over, { result: view.result, end: view.end });
+    if (clock.status === "not_started") return S.not_started;
+    if (clock.paused) return S.paused;
+    var other = view.to_act;
+    var flagged = ["A", "B"].filter(function (s) { return view.stopped[s]; });
+    var prefix = flagged.length ? fmt(S.flagged, { name: name(flagged[0]) }) + " · " : "";
+    if (seat && other === seat) {
+      return prefix + (view.awaiting === "choice" ? S.your_choice : view.bonus ? S.your_bonus : S.your_move);
+    }
+    var text = view.awaiting === "choice" ? S.waiting_choice : view.bonus ? S.waiting_bonus : S.waiting;
+    return prefix + fmt(text, { name: name(other) });
+  }
+
+  function render() {
+    root.dataset.number = view.number;
+    root.dataset.toAct = view.to_act || "";
+    root.dataset.awaiting = view.awaiting || "";
+    root.dataset.over = view.over ? "1" : "0";
+    Object.keys(view.cells).forEach(function (cell) { board.setColour(cell, view.cells[cell]); });
+    lastCells.forEach(function (c) { board.cells[c].setAttribute("stroke", "#8a8172"); board.cells[c].setAttribute("stroke-width", 1); });
+    lastCells = view.last || [];
+    lastCells.forEach(function (c) { board.cells[c].setAttribute("stroke", "#dc2626"); board.cells[c].setAttribute("stroke-width", 3); });
+    renderScores();
+    renderRack();
+    if ($("choice")) $("choice").hidden = !myTurn("choice");
+    $("online-status").textContent = statusText();
+    if (view.over) {
+      $("online-end").hidden = false;
+      $("end-result").textContent = fmt(S.over, { result: view.result, end: view.end });
+      $("end-seed").textContent = view.seed || "";
+      if (view.record_id) $("end-record").href = window.INGENIOUS_VIEWER.replace("/0/", "/" + view.record_id + "/");
+      if ($("entry")) $("entry").hidden = true;
+    }
+    renderClock();
+  }
+
+  function renderClock() {
+    var now = C.serverNow(), running = C.runningSide(clock);
+    ["A", "B"].forEach(function (s) {
+      var left = C.remaining(clock, s, now);
+      var box = root.querySelector('[data-player="' + s + '"]');
+      box.querySelector(".time").textContent = C.format(left);
+      box.classList.toggle("running", running === s);
+      box.classList.toggle("low", left < 60000);
+      box.classList.toggle("flagged", clock.flags[s] !== null);
+    });
+  }
+
+  function applyClock(next) {
+    if (!next || next.version < clock.version) return;
+    C.noteServerTime(next.server_time_ms);
+    clock = next;
+    renderClock();
+  }
+
+  function applyView(next) {
+    if (next.number < view.number) return;
+    if (next.number !== view.number) { chosen = null; turned = false; clearPick(); }
+    view = next;
+    applyClock(next.clock);
+    render();
+  }
+
+  var conn = C.socket(root.dataset.ws, {
+    state: function (state) { C.connectionLabel($("online-connection"), state); },
+    message: function (data) {
+      if (data.type === "state") applyView(data.view);
+      else if (data.type === "clock") applyClock(data.clock);
+      else if (data.type === "refused") { applyView(data.view); message(data.message); }
+      else if (data.type === "error") message(data.message);
+    },
+  });
+
+  if (seat) {
+    $("swap-btn").addEventListener("click", function () { send({ move: "swap" }); });
+    $("refill-btn").addEventListener("click", function () { send({ move: "refill" }); });
+    $("resign-btn").addEventListener("click", function () {
+      if (window.confirm(S.confirm_resign)) send({ move: "resign" });
+    });
+    $("entry").addEventListener("submit", function (e) {
+      e.preventDefault();
+      var text = $("entry-text").value.trim();
+      var full = /^([a-k]\d{1,2}[RGBOYP])-([a-k]\d{1,2}[RGBOYP])$/i.exec(text);
+      var cells = /^([a-k]\d{1,2})[\s-]+([a-k]\d{1,2})$/i.exec(text);
+      if (full) {
+        var p = full[1].slice(0, -1).toLowerCase() + full[1].slice(-1).toUpperCase() + "-" +
+          full[2].slice(0, -1).toLowerCase() + full[2].slice(-1).toUpperCase();
+        send({ move: "place", placement: p });
+      } else if (cells) {
+        if (chosen === null) { message(S.pick_tile); return; }
+        place(cells[1].toLowerCase(), cells[2].toLowerCase());
+      } else { message(S.bad_entry); return; }
+      $("entry-text").value = "";
+    });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") conn.send({ type: "sync" });
+  });
+  render();
+  setInterval(renderClock, 200);
+})();

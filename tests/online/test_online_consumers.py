@@ -1,0 +1,202 @@
+"""The online game's sockets through the real ASGI application: a whole game played by two
+bot seats, every message to the opponent and to a spectator inspected, reconnects, refusals."""
+
+import random
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.db import connections
+
+from clocks import flagtimer
+from clocks.benchsupport import create_clock_event
+from games import online
+from games.dealt import Table, parse_seed
+from games.dealt.bot import choose_move
+from games.live import tags_for
+from games.models import OnlineGame
+from tests.sockets import connect, foreign_origin_refused, receive
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+VIEW_KEYS = {"seat", "cells", "last", "actions", "scores", "lowest", "to_act", "awaiting",
+             "bonus", "stopped", "bag", "rack_sizes", "number", "commitment", "over", "end",
+             "result", "board", "board_number", "round", "players", "record_id", "clock"}
+END_KEYS = {"seed", "record"}
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def close_worker_connections():
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+def _started_game():
+    arbiter = get_user_model().objects.create_user("sockarbiter", password="pw-sock-1")
+    round_ = create_clock_event(1, arbiter=arbiter, slug="online-sockets")
+    game = online.mark_online(round_, user=arbiter)[0]
+    online.start_round(round_, who="arbiter", user=arbiter)
+    return OnlineGame.objects.select_related("board__round__event", "board__first",
+                                             "board__second").get(pk=game.pk)
+
+
+@pytest_asyncio.fixture
+async def game(transactional_db):
+    return await database_sync_to_async(_started_game)()
+
+
+async def _state(communicator, log: list, number: int) -> dict:
+    """Read (and log) messages until a state at move ``number`` or later arrives."""
+    while True:
+        message = await receive(communicator)
+        log.append(message)
+        if message["type"] in ("state", "refused") and message["view"]["number"] >= number:
+            return message
+
+
+def _truth(game: OnlineGame, moves: list, number: int, seat: str | None) -> dict:
+    table = Table.restore(parse_seed(game.seed), moves[:number],
+                          profile=game.board.round.event.rules_profile,
+                          tags=tags_for(game.board))
+    return table.view(seat)
+
+
+def _check_private(game, moves, log, seat):
+    """Every message to ``seat``'s socket (None: a spectator) shows only what it may see: each
+    view equals the core's view for that seat at that move, whose independence from the other
+    rack and the bag the core's property tests prove, and carries nothing else."""
+    for message in log:
+        assert message["type"] in ("state", "clock", "refused"), message
+        if message["type"] == "clock":
+            assert set(message) == {"type", "clock"}
+            assert "rack" not in message["clock"] and "actions" not in message["clock"]
+            continue
+        view = message["view"]
+        allowed = VIEW_KEYS | (END_KEYS if view["over"] else set()) | (
+            {"rack"} if seat is not None else set())
+        assert set(view) == allowed, set(view) ^ allowed
+        assert view["seat"] == seat
+        truth = _truth(game, moves, view["number"], seat)
+        assert {k: view[k] for k in truth} == truth
+
+
+async def test_a_whole_game_through_the_sockets_keeps_each_rack_private(game):
+    a = await connect(f"/ws/play/{game.token_a}/")
+    b = await connect(f"/ws/play/{game.token_b}/")
+    spectator = await connect(f"/ws/watch/{game.board_id}/")
+    logs = {"A": [], "B": [], None: []}
+    sockets = {"A": a, "B": b, None: spectator}
+    views = {seat: (await _state(sockets[seat], logs[seat], 0))["view"] for seat in sockets}
+    assert views["A"]["rack"] and views["B"]["rack"] and "rack" not in views[None]
+    assert views["A"]["commitment"] == game.commitment == views[None]["commitment"]
+    assert views["A"]["clock"]["running"] == "A"
+    rng = random.Random(12)
+    reconnected = False
+    while not views[None]["over"]:
+        seat = views[None]["to_act"]
+        move = choose_move(views[seat], rng)
+        await sockets[seat].send_json_to({"type": "move", **{k: v for k, v in move.items()
+                                                             if k != "seat"}})
+        number = views[None]["number"] + 1
+        for s in sockets:
+            views[s] = (await _state(sockets[s], logs[s], number))["view"]
+            assert views[s]["number"] == number
+        if not reconnected and number >= 10:  # A drops and comes back mid-game
+            await a.disconnect()
+            a = sockets["A"] = await connect(f"/ws/play/{game.token_a}/")
+            again = (await _state(a, logs["A"], number))["view"]
+            assert again["rack"] == views["A"]["rack"] and again["cells"] == views["A"]["cells"]
+            assert again["clock"]["remaining_ms"].keys() == {"A", "B"}
+            assert again["clock"]["press_number"] == views["A"]["clock"]["press_number"]
+            views["A"] = again
+            reconnected = True
+    assert views[None]["seed"] == game.seed and views[None]["result"] in ("1-0", "0-1", "½-½")
+    stored = await database_sync_to_async(OnlineGame.objects.get)(pk=game.pk)
+    assert stored.record_id is not None
+    for seat, communicator in sockets.items():
+        while not await communicator.receive_nothing(timeout=0.2):
+            logs[seat].append(await receive(communicator))
+        await communicator.disconnect()
+    for seat in ("B", None):  # the opponent of A and the spectator; and A's own, for symmetry
+        await database_sync_to_async(_check_private)(game, stored.moves, logs[seat], seat)
+    await database_sync_to_async(_check_private)(game, stored.moves, logs["A"], "A")
+
+
+async def test_bad_messages_get_precise_errors_and_change_nothing(game):
+    a = await connect(f"/ws/play/{game.token_a}/")
+    b = await connect(f"/ws/play/{game.token_b}/")
+    view = (await receive(a, "state"))["view"]
+    await receive(b, "state")
+    await a.send_to(text_data="{not json")
+    assert (await receive(a, "error"))["message"] == "The message is not valid JSON."
+    await a.send_json_to({"type": "dance"})
+    assert (await receive(a, "error"))["message"] == "Unknown message type 'dance'."
+    await a.send_json_to({"type": "move", "move": "resign", "seat": "A"})
+    assert (await receive(a, "error"))["message"] == "Unknown field 'seat' in a move."
+    await b.send_json_to({"type": "move", "move": "place", "placement": "e1R-f2R"})
+    refused = await receive(b, "refused")
+    assert refused["message"] == "wrong seat to act: B cannot place a tile; seat A is to act"
+    assert refused["view"]["number"] == 0 and refused["view"]["rack"] != view["rack"]
+    await a.send_json_to({"type": "move", "move": "place", "placement": "f6R-f7R",
+                          "number": 4})
+    assert (await receive(a, "refused"))["message"].startswith("stale move")
+    await a.send_json_to({"type": "move", "move": "flag"})
+    assert "the clock says when a flag falls" in (await receive(a, "error"))["message"]
+    assert await a.receive_nothing(timeout=0.2) and await b.receive_nothing(timeout=0.2)
+    stored = await database_sync_to_async(OnlineGame.objects.get)(pk=game.pk)
+    assert stored.moves == []
+    await a.send_json_to({"type": "sync"})
+    assert (await receive(a, "state"))["view"]["rack"] == view["rack"]
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_false_or_withdrawn_link_is_refused_and_foreign_origins_are_denied(game):
+    stranger = await connect("/ws/play/not-a-real-seat-token/")
+    error = await receive(stranger, "error")
+    assert error["fatal"] and error["message"] == "This player link is not valid."
+    closed = await stranger.receive_output(timeout=3)
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4403)
+    a = await connect(f"/ws/play/{game.token_a}/")
+    await receive(a, "state")
+    await database_sync_to_async(online.reissue_seat_token)(game, "A")
+    await a.send_json_to({"type": "move", "move": "resign"})
+    assert (await receive(a, "error"))["message"] == "This player link is not valid."
+    nobody = await connect("/ws/watch/999999/")
+    assert (await receive(nobody, "error"))["message"] == "There is no online game on this board."
+    assert await foreign_origin_refused(f"/ws/play/{game.token_b}/")
+    assert await foreign_origin_refused(f"/ws/watch/{game.board_id}/")
+
+
+async def test_a_flag_stored_by_the_flag_timer_reaches_every_socket_and_stops_the_seat(
+        game, clock_time):
+    a = await connect(f"/ws/play/{game.token_a}/")
+    spectator = await connect(f"/ws/watch/{game.board_id}/")
+    view = (await receive(a, "state"))["view"]
+    await receive(spectator, "state")
+    clock_time.now = view["clock"]["deadline_ms"] + 5  # A thinks too long, nobody moves
+    flagged, _next = await database_sync_to_async(flagtimer.tick)()
+    assert flagged == [game.board_id]
+    for communicator in (a, spectator):
+        assert (await receive(communicator, "clock"))["clock"]["status"] == "a_flagged"
+        after = (await receive(communicator, "state"))["view"]
+        assert after["stopped"] == {"A": True, "B": False} and after["to_act"] == "B"
+        assert after["actions"] == [{"seat": "A", "action": "flag"}]
+    await a.send_json_to({"type": "move", "move": "resign"})
+    refused = await receive(a, "refused")
+    assert refused["message"] == "seat A has already stopped playing"
+    await a.disconnect()
+    await spectator.disconnect()
+
+
+async def test_the_board_page_cannot_press_an_online_games_clock(game):
+    board_socket = await connect(f"/ws/board/{game.board.token}/")
+    await receive(board_socket, "snapshot")
+    await board_socket.send_json_to({"type": "press", "side": "A", "press": 0})
+    error = await receive(board_socket, "error")
+    assert error["message"] == ("This board is played online: the clock moves with the "
+                                "players' moves.")
+    snap = (await database_sync_to_async(online.view)(game, None))["clock"]
+    assert snap["press_number"] == 0 and snap["running"] == "A"
+    await board_socket.disconnect()

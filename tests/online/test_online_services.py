@@ -1,0 +1,201 @@
+"""Online games in the database: the switch, the seat links, moves with the clock, the end."""
+
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from clocks import flagtimer
+from clocks import services as clock_services
+from clocks.benchsupport import create_clock_event
+from games import online
+from games.dealt import check_deal
+from games.dealt.bot import choose_move
+from games.models import GameRecord, OnlineGame
+from tournament.models import Result
+from tournament.tokens import TokenRefused
+
+
+@pytest.fixture
+def round_(db):
+    arbiter = get_user_model().objects.create_user("onlinearbiter", password="pw-online-1")
+    return create_clock_event(2, arbiter=arbiter, slug="online-open")
+
+
+@pytest.fixture
+def arbiter(round_):
+    return round_.event.arbiters.get()
+
+
+@pytest.fixture
+def game(round_, arbiter, clock_time):
+    games = online.mark_online(round_, user=arbiter)
+    online.start_round(round_, who="arbiter", user=arbiter)
+    return games[0]
+
+
+def _move(game, rng, clock_time, step_ms=3000):
+    seat = online.view(game, "A")["to_act"]
+    clock_time.now += step_ms
+    move = choose_move(online.view(game, seat), rng)
+    return seat, online.play(game, seat, move)
+
+
+def test_marking_a_round_online_deals_every_board_with_two_seat_links(round_, arbiter):
+    games = online.mark_online(round_, user=arbiter)
+    assert len(games) == 2 and online.is_online(round_)
+    tokens = {g.token_a for g in games} | {g.token_b for g in games}
+    assert len(tokens) == 4 and not tokens & {b.token for b in round_.boards.all()}
+    assert all(len(g.seed) == 64 and len(g.commitment) == 64 for g in games)
+    assert online.mark_online(round_, user=arbiter)[0].seed == games[0].seed  # once only
+    found, seat = online.seat_for_token(games[0].token_b)
+    assert found.pk == games[0].pk and seat == "B"
+    with pytest.raises(TokenRefused, match="This player link is not valid"):
+        online.seat_for_token(round_.boards.get(number=1).token)
+    old = games[0].token_a
+    online.reissue_seat_token(games[0], "A")
+    with pytest.raises(TokenRefused, match="not valid"):
+        online.seat_for_token(old)
+
+
+def test_a_round_that_began_over_the_board_cannot_go_online(round_, arbiter, clock_time):
+    clock_services.start(round_.boards.get(number=2), who="arbiter")
+    with pytest.raises(online.OnlineRefused, match="Board 2 has already begun"):
+        online.mark_online(round_, user=arbiter)
+    assert not online.is_online(round_) and not OnlineGame.objects.exists()
+
+
+def test_moves_wait_for_the_clock_to_start(round_, arbiter, clock_time):
+    game = online.mark_online(round_, user=arbiter)[0]
+    view = online.view(game, "A")
+    rng = random.Random(1)
+    played = online.play(game, "A", choose_move(view, rng))
+    assert played.error == "The game has not started yet: the arbiter starts the clocks."
+    assert OnlineGame.objects.get(pk=game.pk).moves == []
+
+
+def test_the_turn_ends_with_the_move_and_the_next_clock_starts(game, clock_time):
+    rng = random.Random(4)
+    view = online.view(game, "A")
+    assert view["clock"]["running"] == "A" and view["rack"] and view["number"] == 0
+    clock_time.now += 7000
+    played = online.play(game, "A", choose_move(view, rng))
+    assert played.error is None
+    if played.view["awaiting"] == "choice":  # a swap is allowed: the turn is still open
+        assert played.view["clock"]["running"] == "A"
+        played = online.play(game, "A", {"move": "refill", "number": 1})
+    clock = played.view["clock"]
+    assert clock["running"] == "B" and clock["press_number"] == 1
+    assert clock["remaining_ms"]["A"] == 593_000
+    stored = OnlineGame.objects.get(pk=game.pk)
+    assert stored.moves[-1]["clock"] == 593
+
+
+def test_bad_moves_are_refused_precisely_and_change_nothing(game, clock_time):
+    view = online.view(game, "A")
+    rng = random.Random(2)
+    move = choose_move(view, rng)
+    with pytest.raises(online.OnlineRefused, match="This link plays seat B"):
+        online.play(game, "B", {**move, "seat": "A"})
+    with pytest.raises(online.OnlineRefused, match="A move must be a JSON object"):
+        online.play(game, "A", "place")
+    with pytest.raises(online.OnlineRefused, match="the clock says when a flag falls"):
+        online.play(game, "A", {"move": "flag"})
+    out_of_turn = online.play(game, "B", {**move, "seat": "B"})
+    assert out_of_turn.error == "wrong seat to act: B cannot place a tile; seat A is to act"
+    stale = online.play(game, "A", {**move, "number": 5})
+    assert stale.error.startswith("stale move: it was sent after move 5")
+    assert OnlineGame.objects.get(pk=game.pk).moves == []
+    assert clock_services.snapshot(game.board)["press_number"] == 0
+    assert online.play(game, "A", move).error is None
+    duplicate = online.play(game, "A", move)
+    assert duplicate.error.startswith("stale move")
+
+
+def test_a_complete_game_stores_its_record_and_result_from_the_record(game, clock_time):
+    rng = random.Random(8)
+    while not online.view(game, None)["over"]:
+        _seat, played = _move(game, rng, clock_time)
+        assert played.error is None, played.error
+    final = online.view(game, None)
+    assert final["seed"] and final["record"]["tags"]["Result"] == final["result"]
+    stored = GameRecord.objects.get(board=game.board)
+    assert stored.submitted_via == "online"
+    result = Result.objects.get(board=game.board, status=Result.Status.ACCEPTED)
+    assert result.source == Result.Source.RECORD and result.record_id == stored.pk
+    check_deal(stored.text, final["seed"], final["commitment"])
+    assert final["commitment"] == game.commitment
+    assert clock_services.snapshot(game.board)["finished"]["kind"] == "completed"
+    with pytest.raises(online.OnlineRefused, match="The game is over"):
+        online.play(game, "A", {"move": "resign"})
+
+
+def test_a_flagged_seat_stops_and_the_opponent_plays_on_alone(game, clock_time):
+    rng = random.Random(3)
+    for _ in range(4):
+        _move(game, rng, clock_time)
+    while online.view(game, None)["to_act"] != "A":
+        _move(game, rng, clock_time)
+    clock_time.now += 601_000  # A's ten minutes run out while it thinks
+    view = online.view(game, None)
+    assert view["stopped"] == {"A": True, "B": False} and view["to_act"] == "B"
+    assert any(a == {"seat": "A", "action": "flag"} for a in view["actions"])
+    refused = online.play(game, "A", {"move": "place", "placement": "a2R-a3R",
+                                      "number": view["number"]})
+    assert refused.error == ("wrong seat to act: A cannot place a tile; seat A has flagged and "
+                             "takes no further turns")
+    assert view["clock"]["status"] == "a_flagged" and view["clock"]["running"] == "B"
+    while not online.view(game, None)["over"]:
+        seat, played = _move(game, rng, clock_time, step_ms=1000)
+        assert seat == "B" and played.error is None, played.error
+    stored = GameRecord.objects.get(board=game.board)
+    assert "A flag" in stored.text
+    assert Result.objects.get(board=game.board, status=Result.Status.ACCEPTED).source == "record"
+
+
+def test_a_resignation_ends_the_game_and_the_other_side_wins(game, clock_time):
+    rng = random.Random(5)
+    _move(game, rng, clock_time)
+    played = online.play(game, "A", {"move": "resign"})
+    assert played.error is None and played.view["result"] == "0-1"
+    result = Result.objects.get(board=game.board, status=Result.Status.ACCEPTED)
+    assert result.kind == Result.Kind.RESIGNATION and result.source == Result.Source.RECORD
+    assert clock_services.snapshot(game.board)["finished"]["kind"] == "resigned"
+
+
+def test_a_move_whose_flag_falls_before_the_press_does_not_stand(game, clock_time):
+    rng = random.Random(6)
+    view = online.view(game, "A")
+    deadline = view["clock"]["deadline_ms"]
+    move = choose_move(view, rng)
+    clock_time.later = [deadline - 1, deadline + 1]  # read the clock in time, press too late
+    played = online.play(game, "A", move)
+    if played.view["awaiting"] == "choice":  # the turn stayed open: refill, too late as well
+        clock_time.later = [deadline + 2, deadline + 3]
+        played = online.play(game, "A", {"move": "refill"})
+        assert played.error == "seat A has flagged and takes no further turns"
+    else:
+        assert played.error == "This side's time has run out."
+    stored = OnlineGame.objects.get(pk=game.pk)
+    assert [m["move"] for m in stored.moves] in (["flag"], ["place", "flag"])
+    view = online.view(game, "B")
+    assert view["stopped"]["A"] and view["to_act"] == "B"
+    assert view["clock"]["running"] == "B"
+
+
+def test_the_flag_timer_ends_a_game_nobody_looks_at_when_both_flags_fall(game, clock_time):
+    rng = random.Random(9)
+    for _ in range(3):
+        _move(game, rng, clock_time)
+    deadline = online.view(game, None)["clock"]["deadline_ms"]
+    clock_time.now = deadline + 1
+    assert game.board_id in flagtimer.tick()[0]  # the seat to act flags
+    stored = OnlineGame.objects.get(pk=game.pk)
+    assert stored.moves[-1]["move"] == "flag" and stored.record_id is None
+    clock_time.now = online.view(game, None)["clock"]["deadline_ms"] + 1
+    flagtimer.tick()  # the other, playing alone, runs out too: the game is over
+    stored = OnlineGame.objects.get(pk=game.pk)
+    assert stored.record_id is not None
+    assert [m["move"] for m in stored.moves[-2:]] == ["flag", "flag"]
+    result = Result.objects.get(board=game.board, status=Result.Status.ACCEPTED)
+    assert result.source == Result.Source.RECORD

@@ -1,0 +1,31 @@
+"""Websocket test helpers: a same-origin handshake through the real ASGI application."""
+
+from channels.testing import WebsocketCommunicator
+
+from tournament.asgi import application
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # the origin check compares the page's origin with the Host
+
+
+async def connect(path: str, cookie: bytes | None = None) -> WebsocketCommunicator:
+    headers = [HOST, ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected
+    return communicator
+
+
+async def receive(communicator, kind: str | None = None, timeout: float = 3) -> dict:
+    message = await communicator.receive_json_from(timeout=timeout)
+    if kind is not None:
+        assert message["type"] == kind, message
+    return message
+
+
+async def foreign_origin_refused(path: str) -> bool:
+    """Whether a handshake from another site's page is denied."""
+    communicator = WebsocketCommunicator(application, path,
+                                         headers=[HOST, (b"origin", b"http://evil.example")])
+    connected, _ = await communicator.connect(timeout=5)
+    return not connected

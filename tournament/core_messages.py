@@ -4,7 +4,8 @@ A pure core says what is wrong as a ``code`` and ``params`` (with its own Englis
 command line and the tests); the shell keeps one gettext msgid per code, with the params as
 named placeholders, and translates where the refusal reaches a page. :func:`say` is that step
 for any core; this module holds the tables of the time-control grammar (``clocks.timecontrol``,
-shown in the event settings form) and the tiebreak list (the standings core). The rules engine's
+shown in the event settings form), the tiebreak list (the standings core) and the pairing
+warnings (the pairing core's checks, on the arbiter's round page). The rules engine's
 table is ``games.engine_messages``, which uses :func:`say` too.
 """
 
@@ -15,12 +16,14 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clocks.timecontrol import TimeControlError
+from tournament.pairing import PairingWarning
 from tournament.standings import UnknownTiebreakError
 
-__all__ = ["TIEBREAK_MSGIDS", "TIME_CONTROL_MSGIDS", "say", "tiebreak_text",
-           "time_control_text"]
+__all__ = ["PAIRING_WARNING_MSGIDS", "TIEBREAK_MSGIDS", "TIME_CONTROL_MSGIDS",
+           "pairing_warning_text", "say", "tiebreak_text", "time_control_text"]
 
 
 def say(table: Mapping[str, Promise], code: str, params: Mapping[str, Any],
@@ -73,3 +76,44 @@ TIEBREAK_MSGIDS: dict[str, Promise] = {
 def tiebreak_text(error: UnknownTiebreakError) -> str:
     """A refused tiebreak list in the active language."""
     return say(TIEBREAK_MSGIDS, error.code, error.params)
+
+
+#: A player's state as a pairing warning names it (the pairing core's ``Status`` values).
+PAIRING_STATUS: dict[str, Promise] = {
+    "absent": _("absent"),
+    "half_bye": _("given a half-point bye"),
+    "full_bye": _("given a full-point bye"),
+    "withdrawn": _("withdrawn"),
+}
+
+PAIRING_WARNING_MSGIDS: dict[str, Promise] = {
+    "unknown": _("no player has pairing number %(number)s"),
+    "twice": _("%(name)s is paired %(count)s times"),
+    "unavailable": _("%(name)s is %(status)s but paired"),
+    "missing": _("%(name)s is neither paired nor given the bye"),
+    "rematch": _("board %(board)s: %(first)s and %(second)s must not meet again"),
+    "second_bye": _("%(name)s already had %(had)s"),
+    "first_move_imbalance": _("board %(board)s: %(name)s would have moved first %(first)s and "
+                              "second %(second)s times"),
+    "first_move_streak": _("board %(board)s: %(name)s would move %(side)s three games "
+                           "running"),
+}
+
+#: The words a pairing warning fills in: what a player already had, which side they move.
+PAIRING_WORDS: dict[str, Promise] = {
+    "bye": _("a bye"),
+    "forfeit_win": _("a forfeit win"),
+    "first": pgettext_lazy("moves first", "first"),
+    "second": pgettext_lazy("moves second", "second"),
+}
+
+
+def pairing_warning_text(warning: PairingWarning) -> str:
+    """A pairing warning of the pairing core in the active language."""
+    params = dict(warning.params)
+    if "status" in params:
+        params["status"] = PAIRING_STATUS.get(params["status"], params["status"])
+    for name in ("had", "side"):
+        if name in params:
+            params[name] = PAIRING_WORDS[params[name]]
+    return say(PAIRING_WARNING_MSGIDS, warning.code, params)

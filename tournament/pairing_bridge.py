@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
+from django.utils.translation import gettext as _
+
 from tournament import pairing as core
 from tournament.models import Absence, Board, Event, Result, Round
 from tournament.standings_bridge import complete_rounds
@@ -82,7 +84,8 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None) ->
         b = seed[board.second_id]
         result = accepted.get(board.pk)
         if result is None:
-            raise IncompleteRound(f"round {rnd}, board {board.number} has no result")
+            raise IncompleteRound(_("round %(r)d, board %(b)d has no result")
+                                  % {"r": rnd, "b": board.number})
         code_a, code_b = _game_codes(result)
         history[a][rnd] = core.RoundRecord(code_a, b, True)
         history[b][rnd] = core.RoundRecord(code_b, a, False)

@@ -122,7 +122,7 @@ def test_a_complete_game_stores_its_record_and_result_from_the_record(game, cloc
     stored = GameRecord.objects.get(board=game.board)
     assert stored.submitted_via == "online"
     result = Result.objects.get(board=game.board, status=Result.Status.ACCEPTED)
-    assert result.source == Result.Source.RECORD and result.record_id == stored.pk
+    assert result.source == Result.Source.RECORD and result.record_link.record_id == stored.pk
     check_deal(stored.text, final["seed"], final["commitment"])
     assert final["commitment"] == game.commitment
     assert clock_services.snapshot(game.board)["finished"]["kind"] == "completed"

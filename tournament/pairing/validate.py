@@ -9,8 +9,8 @@ decide. The same checks guard engine output (see :mod:`tournament.pairing.swiss`
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from tournament.pairing.boards import RoundPairing
 from tournament.pairing.model import Event, Result, Status
@@ -33,6 +33,9 @@ class PairingWarning:
     code: str
     message: str
     players: tuple[int, ...]
+    params: Mapping[str, object] = field(default_factory=dict)
+    """The values the message names (players by name, board, counts), for a shell that says
+    the warning in another language from ``code`` and these."""
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
@@ -46,26 +49,30 @@ def validate_pairing(event: Event, pairing: RoundPairing) -> list[PairingWarning
     def name(number: int) -> str:
         return str(event.player(number)) if number in known else f"#{number}"
 
-    def warn(code: str, message: str, *players: int) -> None:
-        warnings.append(PairingWarning(code, message, players))
+    def warn(code: str, message: str, *players: int, **params: object) -> None:
+        warnings.append(PairingWarning(code, message, players, params))
 
     counts = Counter(pairing.players)
     for number in sorted(counts):
         if number not in known:
-            warn("unknown", f"no player has pairing number {number}", number)
+            warn("unknown", f"no player has pairing number {number}", number, number=number)
         elif counts[number] > 1:
-            warn("twice", f"{name(number)} is paired {counts[number]} times", number)
+            warn("twice", f"{name(number)} is paired {counts[number]} times", number,
+                 name=name(number), count=counts[number])
         elif event.player(number).status is not Status.PLAYING:
             status = event.player(number).status.value.replace("_", " ")
-            warn("unavailable", f"{name(number)} is {status} but paired", number)
+            warn("unavailable", f"{name(number)} is {status} but paired", number,
+                 name=name(number), status=event.player(number).status.value)
     for player in event.players:
         if player.status is Status.PLAYING and player.number not in counts:
-            warn("missing", f"{player} is neither paired nor given the bye", player.number)
+            warn("missing", f"{player} is neither paired nor given the bye", player.number,
+                 name=str(player))
 
     for index, board in enumerate(pairing.boards, start=1):
         a, b = board.first, board.second
         if a in known and b in known and event.met(a, b):
-            warn("rematch", f"board {index}: {name(a)} and {name(b)} must not meet again", a, b)
+            warn("rematch", f"board {index}: {name(a)} and {name(b)} must not meet again", a, b,
+                 board=index, first=name(a), second=name(b))
         for number, first in ((a, True), (b, False)):
             if number in known:
                 _first_moves(event, number, first, index, warn)
@@ -73,8 +80,10 @@ def validate_pairing(event: Event, pairing: RoundPairing) -> list[PairingWarning
     if pairing.bye is not None and pairing.bye in known:
         earlier = [r.result for r in event.player(pairing.bye).history]
         if Result.PAIRING_BYE in earlier or Result.FORFEIT_WIN in earlier:
-            why = "a bye" if Result.PAIRING_BYE in earlier else "a forfeit win"
-            warn("second_bye", f"{name(pairing.bye)} already had {why}", pairing.bye)
+            had = "bye" if Result.PAIRING_BYE in earlier else "forfeit_win"
+            why = {"bye": "a bye", "forfeit_win": "a forfeit win"}[had]
+            warn("second_bye", f"{name(pairing.bye)} already had {why}", pairing.bye,
+                 name=name(pairing.bye), had=had)
     return warnings
 
 
@@ -92,11 +101,11 @@ def _first_moves(
             "first_move_imbalance",
             f"board {board}: {player} would have moved first {firsts} and second "
             f"{len(moves) - firsts} times",
-            number,
+            number, board=board, name=str(player), first=firsts, second=len(moves) - firsts,
         )
     if len(moves) >= 3 and len(set(moves[-3:])) == 1:
         warn(
             "first_move_streak",
             f"board {board}: {player} would move {side} three games running",
-            number,
+            number, board=board, name=str(player), side=side,
         )

@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from tournament import board_attachments, pairing_bridge, signals
 from tournament import pairing as core
+from tournament.core_messages import pairing_warning_text
 from tournament.models import Absence, Board, Event, HistoryEntry, Result, Round
 from tournament.services import format as event_format
 from tournament.services.errors import NeedsConfirmation, ServiceError
@@ -373,6 +374,6 @@ def _check_can_play(player, number: int) -> None:
 
 def pairing_warnings(round_: Round) -> list[str]:
     try:
-        return [str(w) for w in pairing_bridge.warnings_for(round_)]
+        return [pairing_warning_text(w) for w in pairing_bridge.warnings_for(round_)]
     except (pairing_bridge.IncompleteRound, core.PairingError) as exc:
         return [str(exc)]

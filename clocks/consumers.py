@@ -19,11 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from types import SimpleNamespace
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clocks import access, services
@@ -92,10 +94,27 @@ def run_arbiter_command(board: Board, content: dict, user) -> services.Outcome:
                            who=who, user=user)
 
 
+def scope_language(scope: dict) -> str:
+    """The language of the page that opened a socket, chosen as Django's ``LocaleMiddleware``
+    chooses a page's: the switcher's cookie, else the browser's ``Accept-Language``, else the
+    site's language (Django's own function, given the socket's cookies and headers)."""
+    headers = {name.decode("latin-1").lower(): value.decode("latin-1")
+               for name, value in scope.get("headers", [])}
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies", {}),
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get("accept-language", "")},
+    )
+    return translation.get_language_from_request(request)
+
+
 class ClockSocket(AsyncJsonWebsocketConsumer):
-    """Shared plumbing: JSON checking, error replies, snapshot relaying, refusal on connect."""
+    """Shared plumbing: JSON checking, error replies, snapshot relaying, refusal on connect.
+
+    Every handler runs in the socket's language (``scope_language``), so refusals and errors
+    read as the page around the socket does."""
 
     groups_joined: list[str]
+    language: str
 
     async def dispatch(self, message):
         """Call the message's handler, without Channels' ``close_old_connections`` first.
@@ -108,7 +127,10 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if not hasattr(self, "language"):
+            self.language = scope_language(self.scope)
+        with translation.override(self.language):
+            await handler(message)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:

@@ -18,13 +18,19 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 
+from games.dealt import MoveRefused
 from games.engine import EngineError
 from games.engine.messages import Message
 from tournament.core_messages import say
 
-__all__ = ["JSON_DETAILS", "MSGIDS", "engine_text"]
+__all__ = ["JSON_DETAILS", "MOVE_MSGIDS", "MSGIDS", "engine_text", "move_refusal_text"]
 
 MSGIDS: dict[str, Promise] = {
+    "end_capped": _("all six colours at %(cap)s"),
+    "end_resignation": pgettext_lazy("why the game ended", "resignation"),
+    "end_no_placement": _("no legal placement left"),
+    "end_all_stopped": _("every seat has stopped"),
+    "end_no_tiles": _("no tiles left to place"),
     "not_utf8": _("the record is not UTF-8 text (invalid byte at offset %(offset)s)"),
     "unreadable_type": _("cannot read a game record from a %(type)s"),
     "unknown_form": _("unknown record form '%(form)s' (text or json)"),
@@ -189,3 +195,30 @@ def engine_text(error: EngineError | Message) -> str:
 
 def _inner(value: object) -> object:
     return engine_text(value) if isinstance(value, Message) else value
+
+
+#: The online game's own refusals (``games.dealt.REFUSALS``), beside the engine's.
+MOVE_MSGIDS: dict[str, Promise] = {
+    "not_object": _("a move must be an object"),
+    "bad_seat": _("seat must be A or B, not %(seat)s"),
+    "bad_move": _("unknown move %(move)s (one of %(moves)s)"),
+    "bad_placement": _("a placement looks like 'f10R-f9G'"),
+    "bad_number": _("'number' is the count of moves the client has seen (0, 1, ...)"),
+    "bad_clock": _("a clock note is whole seconds"),
+    "over": _("the game is over"),
+    "stale": _("stale move: it was sent after move %(sent)s, but the game is at move %(now)s; "
+               "nothing changed, look at the board again"),
+    "choose_first": _("seat %(seat)s must first choose: swap or refill"),
+    "flagged": _("seat %(seat)s has flagged and takes no further turns"),
+    "no_open_turn": _("%(kind)s not allowed now: seat %(seat)s has no open turn to close (the "
+                      "rack is refilled at once when no swap is allowed)"),
+    "other_chooses": _("wrong seat to act: seat %(seat)s must choose swap or refill"),
+}
+
+
+def move_refusal_text(error: MoveRefused) -> str:
+    """An online move's refusal in the active language, whether the engine or the online
+    game's own rules refused it."""
+    if error.by_engine:
+        return engine_text(error.message)
+    return say(MOVE_MSGIDS, error.message.code, error.message.params)

@@ -34,6 +34,7 @@ from clocks.clock import FinishKind
 from games import services as game_services
 from games.dealt import SEED_BYTES, MoveRefused, Table, parse_seed
 from games.engine import format_record
+from games.engine_messages import move_refusal_text
 from games.live import tags_for
 from games.models import LiveGame, OnlineGame, OnlineRound
 from tournament.models import Board, Round
@@ -265,7 +266,7 @@ def play(game: OnlineGame, seat: str, data: Any) -> Played:
         try:
             step = table.play({**data, "seat": seat})
         except MoveRefused as error:
-            refusal = error.reason
+            refusal = move_refusal_text(error)
     if refusal is not None:
         if flagged:  # the flags stand even though the move does not
             views = _save(game, table, clock, last_seat=seat)

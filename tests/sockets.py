@@ -8,8 +8,11 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")  # the origin check compares the page's origin with the Host
 
 
-async def connect(path: str, cookie: bytes | None = None) -> WebsocketCommunicator:
-    headers = [HOST, ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+async def connect(path: str, cookie: bytes | None = None,
+                  language: bytes | None = None) -> WebsocketCommunicator:
+    """A same-origin socket, with the page's cookies and its ``Accept-Language`` if given."""
+    headers = [HOST, ORIGIN] + ([(b"cookie", cookie)] if cookie else []) + (
+        [(b"accept-language", language)] if language else [])
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     assert connected

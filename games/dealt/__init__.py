@@ -6,10 +6,11 @@ docs/online-protocol.md.
 """
 
 from .deal import SEED_BYTES, Deal, commitment, parse_seed
-from .table import MOVES, DealMismatch, MoveRefused, Step, Table, check_deal, parse_move
+from .table import MOVES, REFUSALS, DealMismatch, MoveRefused, Step, Table, check_deal, parse_move
 
 __all__ = [
     "MOVES",
+    "REFUSALS",
     "SEED_BYTES",
     "Deal",
     "DealMismatch",

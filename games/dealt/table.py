@@ -27,12 +27,14 @@ from typing import Any
 
 from games.engine import EngineError, Game, Placement, Record, Tile, parse_record, verify
 from games.engine.board import COLOURS
+from games.engine.messages import Message, render
 from games.engine.record import DRAW, FLAG, PLACE, RESIGN, SWAP, Action
 from games.engine.tiles import RACK_SIZE
 
 from .deal import Deal, commitment, parse_seed
 
-__all__ = ["MOVES", "DealMismatch", "MoveRefused", "Step", "Table", "check_deal", "parse_move"]
+__all__ = ["MOVES", "REFUSALS", "DealMismatch", "MoveRefused", "Step", "Table", "check_deal",
+           "parse_move"]
 
 SEATS = ("A", "B")
 #: The moves a seat may send.
@@ -40,11 +42,46 @@ MOVES = ("place", "swap", "refill", "flag", "resign")
 
 
 class MoveRefused(Exception):
-    """A move that is malformed or not allowed now; nothing changed. ``reason`` says why."""
+    """A move that is malformed or not allowed now; nothing changed.
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    ``reason`` says why in English; ``message`` says it as a code and params (a
+    :class:`~games.engine.messages.Message` of :data:`REFUSALS`, or of the engine's own table
+    when the engine refused), for a shell that says it in the player's language."""
+
+    def __init__(self, message: Message, *, by_engine: bool = False) -> None:
+        text = render(message) if by_engine else REFUSALS[message.code].format(**message.params)
+        super().__init__(text)
+        self.reason = text
+        self.message = message
+        self.by_engine = by_engine
+
+    @classmethod
+    def because(cls, error: EngineError) -> MoveRefused:
+        """The engine's refusal of a move, as a refused move."""
+        return cls(Message(error.code, error.params), by_engine=True)
+
+
+#: Code -> English text of the refusals this core adds to the engine's (``str.format``).
+REFUSALS: dict[str, str] = {
+    "not_object": "a move must be an object",
+    "bad_seat": "seat must be A or B, not {seat}",
+    "bad_move": "unknown move {move} (one of {moves})",
+    "bad_placement": "a placement looks like 'f10R-f9G'",
+    "bad_number": "'number' is the count of moves the client has seen (0, 1, ...)",
+    "bad_clock": "a clock note is whole seconds",
+    "over": "the game is over",
+    "stale": "stale move: it was sent after move {sent}, but the game is at move {now}; "
+             "nothing changed, look at the board again",
+    "choose_first": "seat {seat} must first choose: swap or refill",
+    "flagged": "seat {seat} has flagged and takes no further turns",
+    "no_open_turn": "{kind} not allowed now: seat {seat} has no open turn to close (the rack "
+                    "is refilled at once when no swap is allowed)",
+    "other_chooses": "wrong seat to act: seat {seat} must choose swap or refill",
+}
+
+
+def _refused(code: str, **params: Any) -> MoveRefused:
+    return MoveRefused(Message(code, params))
 
 
 class DealMismatch(ValueError):
@@ -65,31 +102,31 @@ def parse_move(data: Any) -> dict[str, Any]:
     engine checks the rest. ``number`` is how many moves the sender had seen: a move sent
     from an older position (a duplicate, a delayed retry) is refused as stale."""
     if not isinstance(data, dict):
-        raise MoveRefused("a move must be an object")
+        raise _refused("not_object")
     seat, move = data.get("seat"), data.get("move")
     if seat not in SEATS:
-        raise MoveRefused(f"seat must be A or B, not {str(seat)[:10]!r}")
+        raise _refused("bad_seat", seat=repr(str(seat)[:10]))
     if move not in MOVES:
-        raise MoveRefused(f"unknown move {str(move)[:20]!r} (one of {', '.join(MOVES)})")
+        raise _refused("bad_move", move=repr(str(move)[:20]), moves=", ".join(MOVES))
     clean: dict[str, Any] = {"seat": seat, "move": move}
     if move == "place":
         text = data.get("placement")
         if not isinstance(text, str) or len(text) > 12:
-            raise MoveRefused("a placement looks like 'f10R-f9G'")
+            raise _refused("bad_placement")
         try:
             Placement.parse(text)
         except EngineError as error:
-            raise MoveRefused(error.reason) from None
+            raise MoveRefused.because(error) from None
         clean["placement"] = text
     number = data.get("number")
     if number is not None:
         if not isinstance(number, int) or isinstance(number, bool) or number < 0:
-            raise MoveRefused("'number' is the count of moves the client has seen (0, 1, ...)")
+            raise _refused("bad_number")
         clean["number"] = number
     clock = data.get("clock")
     if clock is not None:
         if not isinstance(clock, int) or isinstance(clock, bool) or not 0 <= clock < 360000:
-            raise MoveRefused("a clock note is whole seconds")
+            raise _refused("bad_clock")
         clean["clock"] = clock
     return clean
 
@@ -157,12 +194,10 @@ class Table:
         move = parse_move(data)
         seat, kind = move["seat"], move["move"]
         if self.over:
-            raise MoveRefused("the game is over")
+            raise _refused("over")
         number = move.pop("number", None)
         if number is not None and number != len(self.moves):
-            raise MoveRefused(
-                f"stale move: it was sent after move {number}, but the game is at move "
-                f"{len(self.moves)}; nothing changed, look at the board again")
+            raise _refused("stale", sent=number, now=len(self.moves))
         try:
             if kind == "place":
                 step = self._place(seat, Placement.parse(move["placement"]))
@@ -176,7 +211,7 @@ class Table:
                 self.actions.append(Action(seat, RESIGN))
                 step = Step(False)
         except EngineError as error:
-            raise MoveRefused(error.reason) from None
+            raise MoveRefused.because(error) from None
         if "clock" in move:
             self.note_clock(seat, move["clock"])
         self.moves.append(move)
@@ -184,7 +219,7 @@ class Table:
 
     def _place(self, seat: str, placement: Placement) -> Step:
         if self.choice is not None:
-            raise MoveRefused(f"seat {self.choice} must first choose: swap or refill")
+            raise _refused("choose_first", seat=self.choice)
         gains = self.game.place(seat, placement)  # the engine checks the rack too
         self.racks[seat].remove(placement.tile)
         claim = tuple((c, gains[c]) for c in COLOURS if c in gains)
@@ -205,12 +240,11 @@ class Table:
 
     def _choose(self, seat: str, kind: str) -> Step:
         if self.game.has_stopped(seat):
-            raise MoveRefused(f"seat {seat} has flagged and takes no further turns")
+            raise _refused("flagged", seat=seat)
         if self.choice != seat:
             if self.choice is None:
-                raise MoveRefused(f"{kind} not allowed now: seat {seat} has no open turn to "
-                                  "close (the rack is refilled at once when no swap is allowed)")
-            raise MoveRefused(f"wrong seat to act: seat {self.choice} must choose swap or refill")
+                raise _refused("no_open_turn", kind=kind, seat=seat)
+            raise _refused("other_chooses", seat=self.choice)
         if kind == "swap":
             shown = list(self.racks[seat])
             self.game.swap(seat, shown)
@@ -282,6 +316,8 @@ class Table:
             "commitment": self.commitment,
             "over": self.over,
             "end": game.end,
+            "end_code": game.end_message.code if game.end_message else None,
+            "end_params": dict(game.end_message.params) if game.end_message else {},
             "result": summary.result,
         }
         if seat is not None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from .board import COLOURS, Board
 from .errors import IllegalActionError, NotationError
-from .messages import Message
+from .messages import Message, render
 from .position import Position
 from .racks import Racks
 from .result import Snapshot, VerifiedGame, summarize
@@ -97,6 +97,7 @@ class Game:
         self._open_refill = 0
         self._open_swapped = False
         self.end = ""
+        self.end_message: Message | None = None
         self._winner_side = -1
         self.placements = self.bonus_plays = self.swaps = 0
         # the levels now, one tuple per side: history entries share them until a track moves
@@ -278,7 +279,7 @@ class Game:
         if earned:
             if min(track) == self._cap:
                 self._winner_side = side
-                self._finish(f"all six colours at {self._cap}")
+                self._finish(Message("end_capped", {"cap": self._cap}))
                 return gains
             self._bonus += earned if self._per_colour else 1
         size = racks.size
@@ -357,7 +358,7 @@ class Game:
         self._resigned[s] = self._out[s] = True
         if self.sides <= 2:
             self._history.append(self._snap)
-            self._finish("resignation")
+            self._finish(Message("end_resignation"))
             return
         self._leave(s)
 
@@ -383,12 +384,15 @@ class Game:
                 if self._pos.has_legal(self._placed_by[t] == 0):
                     self._cur = t
                 else:
-                    self._finish("no legal placement left")
+                    self._finish(Message("end_no_placement"))
                 return
-        self._finish("every seat has stopped" if all(self._out) else "no tiles left to place")
+        self._finish(Message("end_all_stopped") if all(self._out) else Message("end_no_tiles"))
 
-    def _finish(self, why: str) -> None:
-        self.end = why
+    def _finish(self, why: Message) -> None:
+        """End the game: ``end`` says why in English (records, summaries), ``end_message`` is
+        the same as a code and params, for a shell that says it in another language."""
+        self.end_message = why
+        self.end = render(why)
         self._open = -1
         self._bonus = 0
         self._in_bonus = False

@@ -24,6 +24,12 @@ __all__ = ["MESSAGES", "Message", "param_names", "render"]
 #: Code -> English template (``str.format`` fields, plain ``{name}`` only). Params are text or
 #: numbers already shaped for the message (a repr, a joined list); see :func:`render`.
 MESSAGES: dict[str, str] = {
+    # why a game ended (game.py: ``Game.end``); not errors, said the same way
+    "end_capped": "all six colours at {cap}",
+    "end_resignation": "resignation",
+    "end_no_placement": "no legal placement left",
+    "end_all_stopped": "every seat has stopped",
+    "end_no_tiles": "no tiles left to place",
     # reading the record (notation.py, record.py)
     "not_utf8": "the record is not UTF-8 text (invalid byte at offset {offset})",
     "unreadable_type": "cannot read a game record from a {type}",

@@ -31,6 +31,18 @@
     bad_entry: gettext("Type a move like f10R-f9G, or two cells like f10 f9 for the chosen tile."),
     confirm_resign: gettext("Resign this game? Your opponent wins."),
   };
+  // Why a game ended, by the engine's code (the view's end_code and end_params): the view's
+  // English "end" is for other clients; this page says it in the reader's language.
+  var END = {
+    end_capped: gettext("all six colours at %(cap)s"),
+    end_resignation: pgettext("why the game ended", "resignation"),
+    end_no_placement: gettext("no legal placement left"),
+    end_all_stopped: gettext("every seat has stopped"),
+    end_no_tiles: gettext("no tiles left to place"),
+  };
+  function endText(v) {
+    return END[v.end_code] ? fmt(END[v.end_code], v.end_params || {}) : v.end;
+  }
   C.noteServerTime(clock.server_time_ms);
   function fmt(text, values) { return interpolate(text, values, true); }
   function name(s) { return view.players[s]; }
@@ -125,7 +137,7 @@
   }
 
   function statusText() {
-    if (view.over) return fmt(S.over, { result: view.result, end: view.end });
+    if (view.over) return fmt(S.over, { result: view.result, end: endText(view) });
     if (clock.status === "not_started") return S.not_started;
     if (clock.paused) return S.paused;
     var other = view.to_act;
@@ -153,7 +165,7 @@
     $("online-status").textContent = statusText();
     if (view.over) {
       $("online-end").hidden = false;
-      $("end-result").textContent = fmt(S.over, { result: view.result, end: view.end });
+      $("end-result").textContent = fmt(S.over, { result: view.result, end: endText(view) });
       $("end-seed").textContent = view.seed || "";
       if (view.record_id) $("end-record").href = window.INGENIOUS_VIEWER.replace("/0/", "/" + view.record_id + "/");
       if ($("entry")) $("entry").hidden = true;

@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 VIEW_KEYS = {"seat", "cells", "last", "actions", "scores", "lowest", "to_act", "awaiting",
              "bonus", "stopped", "bag", "rack_sizes", "number", "commitment", "over", "end",
+             "end_code", "end_params",
              "result", "board", "board_number", "round", "players", "record_id", "clock"}
 END_KEYS = {"seed", "record"}
 

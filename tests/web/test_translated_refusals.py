@@ -20,12 +20,19 @@ from django.urls import reverse
 from django.utils import translation
 
 from clocks.timecontrol import MESSAGES as TIME_CONTROL_MESSAGES
+from games.dealt import REFUSALS
 from games.engine import Game, IllegalActionError, format_record, random_game
 from games.engine.messages import MESSAGES, param_names
-from games.engine_messages import JSON_DETAILS, MSGIDS, engine_text
+from games.engine_messages import JSON_DETAILS, MOVE_MSGIDS, MSGIDS, engine_text
 from tournament import services
-from tournament.core_messages import TIEBREAK_MSGIDS, TIME_CONTROL_MSGIDS, say
+from tournament.core_messages import (
+    PAIRING_WARNING_MSGIDS,
+    TIEBREAK_MSGIDS,
+    TIME_CONTROL_MSGIDS,
+    say,
+)
 from tournament.models import Board, Event, Player
+from tournament.pairing import PAIRING_WARNINGS
 from tournament.standings.errors import TIEBREAK_MESSAGES
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
@@ -52,6 +59,8 @@ TABLES = [
     ("engine", MSGIDS, MESSAGES),
     ("time control", TIME_CONTROL_MSGIDS, TIME_CONTROL_MESSAGES),
     ("tiebreaks", TIEBREAK_MSGIDS, TIEBREAK_MESSAGES),
+    ("online moves", MOVE_MSGIDS, REFUSALS),
+    ("pairing warnings", PAIRING_WARNING_MSGIDS, PAIRING_WARNINGS),
 ]
 
 

@@ -36,9 +36,10 @@ from tournament.pairing.model import Event, Player, Result, RoundRecord, Setting
 from tournament.pairing.roundrobin import berger_schedule
 from tournament.pairing.swiss import pair_swiss
 from tournament.pairing.trf import export_trf, import_trf
-from tournament.pairing.validate import PairingWarning, validate_pairing
+from tournament.pairing.validate import PAIRING_WARNINGS, PairingWarning, validate_pairing
 
 __all__ = [
+    "PAIRING_WARNINGS",
     "Board",
     "EngineConfigError",
     "EngineError",

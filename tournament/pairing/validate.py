@@ -15,6 +15,23 @@ from dataclasses import dataclass, field
 from tournament.pairing.boards import RoundPairing
 from tournament.pairing.model import Event, Result, Status
 
+#: Code -> English text of each warning (``str.format`` fields: the warning's ``params``).
+#: ``status`` is a :class:`Status` value, ``had`` is ``bye`` or ``forfeit_win``, ``side`` is
+#: ``first`` or ``second``: words a shell says in its own language (:data:`WORDS` in English).
+PAIRING_WARNINGS: dict[str, str] = {
+    "unknown": "no player has pairing number {number}",
+    "twice": "{name} is paired {count} times",
+    "unavailable": "{name} is {status} but paired",
+    "missing": "{name} is neither paired nor given the bye",
+    "rematch": "board {board}: {first} and {second} must not meet again",
+    "second_bye": "{name} already had {had}",
+    "first_move_imbalance": "board {board}: {name} would have moved first {first} and second "
+                            "{second} times",
+    "first_move_streak": "board {board}: {name} would move {side} three games running",
+}
+WORDS = {"absent": "absent", "half_bye": "half bye", "full_bye": "full bye",
+         "withdrawn": "withdrawn", "bye": "a bye", "forfeit_win": "a forfeit win"}
+
 #: Codes no engine output may ever have.
 HARD = frozenset({"unknown", "twice", "missing", "unavailable", "rematch", "second_bye"})
 
@@ -49,30 +66,28 @@ def validate_pairing(event: Event, pairing: RoundPairing) -> list[PairingWarning
     def name(number: int) -> str:
         return str(event.player(number)) if number in known else f"#{number}"
 
-    def warn(code: str, message: str, *players: int, **params: object) -> None:
-        warnings.append(PairingWarning(code, message, players, params))
+    def warn(code: str, *players: int, **params: object) -> None:
+        words = {k: WORDS.get(v, v) if k in ("status", "had") else v for k, v in params.items()}
+        warnings.append(PairingWarning(code, PAIRING_WARNINGS[code].format(**words), players,
+                                       params))
 
     counts = Counter(pairing.players)
     for number in sorted(counts):
         if number not in known:
-            warn("unknown", f"no player has pairing number {number}", number, number=number)
+            warn("unknown", number, number=number)
         elif counts[number] > 1:
-            warn("twice", f"{name(number)} is paired {counts[number]} times", number,
-                 name=name(number), count=counts[number])
+            warn("twice", number, name=name(number), count=counts[number])
         elif event.player(number).status is not Status.PLAYING:
-            status = event.player(number).status.value.replace("_", " ")
-            warn("unavailable", f"{name(number)} is {status} but paired", number,
-                 name=name(number), status=event.player(number).status.value)
+            warn("unavailable", number, name=name(number),
+                 status=event.player(number).status.value)
     for player in event.players:
         if player.status is Status.PLAYING and player.number not in counts:
-            warn("missing", f"{player} is neither paired nor given the bye", player.number,
-                 name=str(player))
+            warn("missing", player.number, name=str(player))
 
     for index, board in enumerate(pairing.boards, start=1):
         a, b = board.first, board.second
         if a in known and b in known and event.met(a, b):
-            warn("rematch", f"board {index}: {name(a)} and {name(b)} must not meet again", a, b,
-                 board=index, first=name(a), second=name(b))
+            warn("rematch", a, b, board=index, first=name(a), second=name(b))
         for number, first in ((a, True), (b, False)):
             if number in known:
                 _first_moves(event, number, first, index, warn)
@@ -81,9 +96,7 @@ def validate_pairing(event: Event, pairing: RoundPairing) -> list[PairingWarning
         earlier = [r.result for r in event.player(pairing.bye).history]
         if Result.PAIRING_BYE in earlier or Result.FORFEIT_WIN in earlier:
             had = "bye" if Result.PAIRING_BYE in earlier else "forfeit_win"
-            why = {"bye": "a bye", "forfeit_win": "a forfeit win"}[had]
-            warn("second_bye", f"{name(pairing.bye)} already had {why}", pairing.bye,
-                 name=name(pairing.bye), had=had)
+            warn("second_bye", pairing.bye, name=name(pairing.bye), had=had)
     return warnings
 
 
@@ -97,15 +110,7 @@ def _first_moves(
     side = "first" if first else "second"
     if abs(balance) > 2:
         firsts = moves.count(True)
-        warn(
-            "first_move_imbalance",
-            f"board {board}: {player} would have moved first {firsts} and second "
-            f"{len(moves) - firsts} times",
-            number, board=board, name=str(player), first=firsts, second=len(moves) - firsts,
-        )
+        warn("first_move_imbalance", number, board=board, name=str(player), first=firsts,
+             second=len(moves) - firsts)
     if len(moves) >= 3 and len(set(moves[-3:])) == 1:
-        warn(
-            "first_move_streak",
-            f"board {board}: {player} would move {side} three games running",
-            number, board=board, name=str(player), side=side,
-        )
+        warn("first_move_streak", number, board=board, name=str(player), side=side)

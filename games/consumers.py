@@ -92,10 +92,8 @@ class PlayConsumer(GameSocket):
                                   "view": played.view})
 
     def _play(self, data: dict) -> online.Played:
-        game, seat = online.seat_for_token(self.token)  # a link withdrawn since connecting
-        if game.pk != self.game.pk or seat != self.seat:
-            raise TokenRefused(_("This player link is not valid."))
-        return online.play(self.game, self.seat, data)
+        # the link is checked again on the locked game: it may be withdrawn since connecting
+        return online.play(self.game, self.seat, data, link=self.token)
 
 
 class WatchConsumer(GameSocket):

@@ -245,8 +245,12 @@ def sync(game: OnlineGame) -> dict[str | None, dict]:
 
 
 @transaction.atomic
-def play(game: OnlineGame, seat: str, data: Any) -> Played:
-    """Apply one move sent by ``seat`` (see the module docstring)."""
+def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> Played:
+    """Apply one move sent by ``seat`` (see the module docstring).
+
+    ``link``: the personal link the move came through; it is checked on the locked row
+    (``TokenRefused`` when it was withdrawn or its round closed since the socket connected),
+    so a move costs no second look-up of the link."""
     if not isinstance(data, dict):
         raise OnlineRefused(_("A move must be a JSON object."))
     if data.get("seat", seat) != seat:
@@ -254,6 +258,10 @@ def play(game: OnlineGame, seat: str, data: Any) -> Played:
     if data.get("move") == "flag" or "clock" in data:
         raise OnlineRefused(_("Time is the server's: the clock says when a flag falls."))
     game = _fresh(game, lock=True)
+    if link is not None:
+        if game.token(seat) != link:
+            raise TokenRefused(_("This player link is not valid."))
+        check_round_open(game.board.round, timezone.now())
     if game.record_id is not None:
         raise OnlineRefused(_("The game is over."))
     table = _table(game)

@@ -137,7 +137,7 @@ def test_two_seats_play_a_whole_online_game_in_chromium(server, browser, arbiter
     winner = {"1-0": "Ada First", "0-1": "Ben Second"}.get(result)
     if winner:
         assert winner in standings.inner_text("table.standings tbody tr:first-child")
-    standings.goto(f"{server.url}/games/{stored.record_id}/")
+    standings.goto(f"{server.url}/games/{stored.record_link.record_id}/")
     standings.wait_for_selector("#step-label")
     shown, total = standings.inner_text("#step-label").split(":")[0].split(" / ")
     assert shown == total and int(total) >= len(moves)  # at the last step of the whole record

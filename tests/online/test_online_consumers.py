@@ -153,6 +153,27 @@ async def test_bad_messages_get_precise_errors_and_change_nothing(game):
     await b.disconnect()
 
 
+async def test_refusals_come_in_the_language_of_the_page_that_opened_the_socket(game):
+    """The switcher's cookie first, then the browser's Accept-Language (as for pages)."""
+    a = await connect(f"/ws/play/{game.token_a}/", language=b"ko")
+    b = await connect(f"/ws/play/{game.token_b}/", cookie=b"django_language=ru",
+                      language=b"ko")
+    await receive(a, "state")
+    await receive(b, "state")
+    await b.send_json_to({"type": "move", "move": "place", "placement": "e1R-f2R"})
+    refused = await receive(b, "refused")
+    assert refused["message"] == "не тот игрок: B не может выложить фишку; ходит игрок A"
+    await a.send_json_to({"type": "move", "move": "place", "placement": "f6R-f7R",
+                          "number": 4})
+    stale = (await receive(a, "refused"))["message"]
+    assert not stale.startswith("stale move") and any("가" <= c <= "힣" for c in stale)
+    await a.send_json_to({"type": "dance"})
+    unknown = (await receive(a, "error"))["message"]
+    assert "'dance'" in unknown and any("가" <= c <= "힣" for c in unknown)
+    await a.disconnect()
+    await b.disconnect()
+
+
 async def test_a_false_or_withdrawn_link_is_refused_and_foreign_origins_are_denied(game):
     stranger = await connect("/ws/play/not-a-real-seat-token/")
     error = await receive(stranger, "error")

@@ -173,6 +173,10 @@ def test_pairing_by_hand_from_the_dashboard(arbiter_client, event):
                                "reason": "by hand"})
     page = arbiter_client.get(reverse("arbiter_round", args=[event.slug, 1]))
     assert page.status_code == 200 and b"is neither paired nor given the bye" in page.content
+    russian = arbiter_client.get(reverse("arbiter_round", args=[event.slug, 1]),
+                                 HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "не стоит ни в паре, ни на бае" in russian
+    assert "missing:" not in russian and "is neither paired" not in russian
     schedule = reverse("arbiter_round_action", args=[event.slug, 1, "schedule"])
     arbiter_client.post(schedule, {"starts_at": "2026-12-01T14:30"})
     round_.refresh_from_db()

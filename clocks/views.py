@@ -8,13 +8,12 @@ the websocket connects) and name the socket to open; ``static/js/clock.js`` and
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from clocks import access, services
 from tournament.models import Board, Event, Round
-from tournament.permissions import arbiter_required
+from tournament.permissions import arbiter_required, published_round
 from tournament.tokens import TokenRefused, board_for_token
 
 
@@ -47,10 +46,7 @@ def board_page(request, token):
 
 def clock_spectate(request, slug, number, board):
     """A live, read-only clock for anyone (an arbiter also gets the controls)."""
-    round_ = get_object_or_404(Round.objects.select_related("event"), event__slug=slug,
-                               number=number)
-    if round_.status == Round.Status.DRAFTED:
-        raise Http404(_("This round is not published."))
+    round_ = published_round(slug, number)
     board_obj = get_object_or_404(
         Board.objects.select_related("round__event", "first", "second"),
         round=round_, number=board, second__isnull=False,

@@ -7,13 +7,11 @@ connects) and name the socket to open; ``static/js/online.js`` plays through it
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext as _
 
 from games import online
 from games.models import OnlineGame
-from tournament.models import Round
+from tournament.permissions import published_round
 from tournament.tokens import TokenRefused
 
 
@@ -38,10 +36,7 @@ def online_play(request, token):
 
 def online_watch(request, slug, number, board):
     """An online game live for anyone: board, scores and clocks, never a rack."""
-    round_ = get_object_or_404(Round.objects.select_related("event"), event__slug=slug,
-                               number=number)
-    if round_.status == Round.Status.DRAFTED:
-        raise Http404(_("This round is not published."))
+    round_ = published_round(slug, number)
     game = get_object_or_404(
         OnlineGame.objects.select_related("board__round__event", "board__first",
                                           "board__second"),

@@ -4,10 +4,11 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from tournament.models import Event
+from tournament.models import Event, Round
 
 
 def arbiter_required(view):
@@ -24,3 +25,13 @@ def arbiter_required(view):
         return view(request, event, *args, **kwargs)
 
     return wrapper
+
+
+def published_round(slug: str, number: int) -> Round:
+    """The round ``number`` of the event ``slug`` as the public may see it: 404 while it is a
+    draft (the clock and online spectator pages of every app ask here)."""
+    round_ = get_object_or_404(Round.objects.select_related("event"), event__slug=slug,
+                               number=number)
+    if round_.status == Round.Status.DRAFTED:
+        raise Http404(_("This round is not published."))
+    return round_

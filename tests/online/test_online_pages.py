@@ -8,11 +8,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from clocks import services as clock_services
 from clocks.benchsupport import create_clock_event
 from games import online
 from games.models import OnlineGame
+from tournament.models import Round
 
 
 @pytest.fixture
@@ -137,3 +139,12 @@ def test_the_clock_spectator_page_of_an_online_board_leads_to_the_game(client, r
     response = client.get(f"/e/{round_.event.slug}/clocks/1/{game.board.number}/")
     assert response.status_code == 302
     assert response["Location"] == f"/e/{round_.event.slug}/online/1/{game.board.number}/"
+
+
+def test_the_spectator_pages_of_a_draft_round_do_not_exist(client, round_):
+    """One rule for the clock's and the online game's public pages (permissions.published_round)."""
+    online.mark_online(round_)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.DRAFTED)
+    slug = round_.event.slug
+    assert client.get(f"/e/{slug}/online/1/1/").status_code == 404
+    assert client.get(reverse("clock_spectate", args=[slug, 1, 1])).status_code == 404

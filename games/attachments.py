@@ -1,6 +1,7 @@
 """What the games app tells the event app: which boards hold game records or live entries
 (see ``tournament.board_attachments``) and which results came from a record (see
-``tournament.result_origins``)."""
+``tournament.links.result_sources``) and which boards have a spectators' page
+(``tournament.links.board_pages``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.models import GameRecord, LiveGame, OnlineGame, ResultRecord
 from tournament.board_attachments import Attachment
-from tournament.result_origins import Origin
+from tournament.links import Link
 
 
 def records_and_live_entries(board_ids: list[int]) -> Iterable[Attachment]:
@@ -32,9 +33,17 @@ def records_and_live_entries(board_ids: list[int]) -> Iterable[Attachment]:
         })
 
 
-def record_origins(result_ids: list[int]) -> dict[int, Origin]:
+def record_origins(result_ids: list[int]) -> dict[int, Link]:
     """The game viewer of the record each of these results was derived from."""
     links = ResultRecord.objects.filter(result_id__in=result_ids).values_list(
         "result_id", "record_id")
-    return {result: Origin(_("record"), reverse("game_viewer", args=[record]))
+    return {result: Link(_("record"), reverse("game_viewer", args=[record]))
             for result, record in links}
+
+
+def online_watch_pages(board_ids: list[int]) -> dict[int, Link]:
+    """The spectators' page of each of these boards that is played online."""
+    games = OnlineGame.objects.filter(board_id__in=board_ids).values_list(
+        "board_id", "board__round__event__slug", "board__round__number", "board__number")
+    return {board: Link(_("watch"), reverse("online_watch", args=[slug, number, board_number]))
+            for board, slug, number, board_number in games}

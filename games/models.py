@@ -42,7 +42,7 @@ class ResultRecord(models.Model):
 
     The link lives here, beside the records, and points down at the event app's result: the
     event app stores results without knowing that records exist (it asks
-    ``tournament.result_origins`` when it shows one). Several versions may share a record (a
+    ``tournament.links.result_sources`` when it shows one). Several versions may share a record (a
     conflict accepted later becomes a new version of the same record); a record that a result
     stands on cannot be deleted by itself.
     """

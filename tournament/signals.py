@@ -4,7 +4,7 @@ The event app never imports ``games``, ``clocks`` or ``backups`` (``tests/test_l
 When one of them must act on something the event app did, in the same transaction, it
 connects a receiver here in its ``AppConfig.ready``. Signals fit where the event app needs no
 answer; where it does (what hangs on a board, where a result came from) it asks a registry
-instead (``board_attachments``, ``result_origins``).
+instead (``board_attachments``, ``links``).
 """
 
 from django.dispatch import Signal

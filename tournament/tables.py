@@ -65,6 +65,8 @@ class PairingsTable(ExportTable):
     first_vp = tables.Column(verbose_name=_("VP"), attrs={"td": {"class": "num"}})
     second = tables.Column(verbose_name=_("Plays second"))
     second_vp = tables.Column(verbose_name=_("VP"), attrs={"td": {"class": "num"}})
+    # A board's public page another app keeps (the spectators' page of an online game).
+    page = tables.Column(verbose_name="", orderable=False, default="", exclude_from_export=True)
 
     class Meta:
         attrs = {"class": "data pairings"}
@@ -75,6 +77,9 @@ class PairingsTable(ExportTable):
 
     def render_second_vp(self, value):
         return vp(value)
+
+    def render_page(self, value):
+        return format_html('<a href="{}">{}</a>', value.url, value.label)
 
     def render_second(self, value, record):
         return value if value else format_html("<em>{}</em>", _("bye"))

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.engine.board import COLOURS
-from tournament import event_texts, result_origins, services, tokens
+from tournament import event_texts, links, services, tokens
 from tournament.forms import (
     EventForm,
     OtherResultForm,
@@ -353,7 +353,7 @@ def board_result(request, event, board_id):
                              % {"v": recorded.result.version})
             return redirect("arbiter_board", event.slug, board.pk)
     history = list(board.results.select_related("entered_by"))
-    origins = result_origins.origins(r.pk for r in history)
+    origins = links.result_sources.links(r.pk for r in history)
     return render(request, "tournament/arbiter/board_result.html", _ctx(
         event, board=board, form=form, accepted=accepted,
         history=[(r, origins.get(r.pk)) for r in history],

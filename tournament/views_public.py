@@ -12,7 +12,7 @@ from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from tournament import result_origins, services, standings_bridge, tiebreak_texts
+from tournament import links, services, standings_bridge, tiebreak_texts
 from tournament.formatting import lowest_text, name_key, vp
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.tables import (
@@ -117,13 +117,16 @@ def _vp_before(event: Event, round_: Round) -> dict[int, object]:
 
 def _board_rows(event, round_) -> list[dict]:
     before = _vp_before(event, round_)
+    boards = services.boards_with_results(round_)
+    pages = links.board_pages.links(board.pk for board, _result in boards)
     rows = []
-    for board, _result in services.boards_with_results(round_):
+    for board, _result in boards:
         rows.append({
             "board": board.number if not board.is_bye else "–",
             "first": board.first.name, "first_vp": before.get(board.first_id, 0),
             "second": board.second.name if board.second else "",
             "second_vp": before.get(board.second_id, 0) if board.second else None,
+            "page": pages.get(board.pk),
         })
     return rows
 
@@ -177,7 +180,7 @@ def results(request, slug):
     rows = []
     if round_ is not None:
         boards = services.boards_with_results(round_)
-        origins = result_origins.origins(result.pk for _board, result in boards if result)
+        origins = links.result_sources.links(result.pk for _board, result in boards if result)
         for board, result in boards:
             rows.append({
                 "board": board.number if not board.is_bye else "–",

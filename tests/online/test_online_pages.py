@@ -148,3 +148,18 @@ def test_the_spectator_pages_of_a_draft_round_do_not_exist(client, round_):
     slug = round_.event.slug
     assert client.get(f"/e/{slug}/online/1/1/").status_code == 404
     assert client.get(reverse("clock_spectate", args=[slug, 1, 1])).status_code == 404
+
+
+def test_the_public_pairings_link_each_online_game_to_its_spectators_page(client, round_):
+    """The event app asks tournament.links.board_pages; games answers for online boards."""
+    slug = round_.event.slug
+    pairings = reverse("event_pairings", args=[slug])
+    assert "/online/1/" not in client.get(pairings).content.decode()  # over the board: none
+    online.mark_online(round_)
+    page = client.get(pairings).content.decode()
+    assert f'href="/e/{slug}/online/1/1/">watch</a>' in page
+    assert f'href="/e/{slug}/online/1/2/">watch</a>' in page
+    russian = client.get(pairings, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert f'href="/e/{slug}/online/1/1/">watch</a>' not in russian
+    csv = client.get(pairings, {"_export": "csv"}).content.decode()
+    assert "online" not in csv and "watch" not in csv

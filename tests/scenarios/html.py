@@ -131,7 +131,7 @@ class PageParser(HTMLParser):
             self._row.links.append(a["href"])
         elif tag == "li" and "msg-" in a.get("class", ""):
             self._message = [a["class"].split("msg-")[1].split()[0], []]
-        if "errorlist" in a.get("class", "") or self._error_depth:
+        if "errorlist" in a.get("class", "") or a.get("role") == "alert" or self._error_depth:
             self._error_depth += 1
 
     def handle_startendtag(self, tag, attrs):

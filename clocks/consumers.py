@@ -107,11 +107,16 @@ def scope_language(scope: dict) -> str:
     return translation.get_language_from_request(request)
 
 
+#: The messages whose handlers may answer in words (refusals, errors); the group messages
+#: relayed to every socket of a board carry data only and skip the language switch.
+SPOKEN = frozenset({"websocket.connect", "websocket.receive"})
+
+
 class ClockSocket(AsyncJsonWebsocketConsumer):
     """Shared plumbing: JSON checking, error replies, snapshot relaying, refusal on connect.
 
-    Every handler runs in the socket's language (``scope_language``), so refusals and errors
-    read as the page around the socket does."""
+    The socket's own messages (its connection and what it sends) are handled in its language
+    (``scope_language``), so refusals and errors read as the page around the socket does."""
 
     groups_joined: list[str]
     language: str
@@ -127,6 +132,8 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
+        if message["type"] not in SPOKEN:  # a relayed group message: nothing to say
+            return await handler(message)
         if not hasattr(self, "language"):
             self.language = scope_language(self.scope)
         with translation.override(self.language):

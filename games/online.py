@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -142,7 +143,7 @@ def seat_for_token(token: str, now: datetime.datetime | None = None) -> tuple[On
     if isinstance(token, str) and 10 <= len(token) <= 32:
         rows = OnlineGame.objects.select_related("board__round__event", "board__first",
                                                  "board__second")
-        game = rows.filter(token_a=token).first() or rows.filter(token_b=token).first()
+        game = rows.filter(Q(token_a=token) | Q(token_b=token)).first()
     if game is None:
         raise TokenRefused(_("This player link is not valid."))
     check_round_open(game.board.round, now or timezone.now())

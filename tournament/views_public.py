@@ -142,9 +142,9 @@ def _name_rows(event, round_) -> list[dict]:
                      "opponent": board.second.name, "plays": pgettext("plays first", "first")})
         rows.append({"name": board.second.name, "board": board.number,
                      "opponent": board.first.name, "plays": pgettext("plays second", "second")})
-    for row in rows:
+    for row in rows:  # the table sorts by it (PairingsByNameTable, order_by="name")
         row["sort_name"] = name_key(row["name"])
-    return sorted(rows, key=lambda r: r["sort_name"])
+    return rows
 
 
 def _pairings_page(request, slug, *, by_name: bool):

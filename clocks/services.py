@@ -193,10 +193,10 @@ def _is_user(user) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
 
 
-def _apply(clock: Clock, action: str, who: str, user, now: int, change: Change | None,
+def _apply(clock: Clock, before: ClockState, action: str, who: str, user, now: int,
+           change: Change | None,
            entries: list[ClockLogEntry]) -> tuple[ClockState, dict[str, Any]]:
     """Flags due first (logged as the flag timer's), then ``change``; returns the new state."""
-    before = clock.core
     seen = before.at(now)
     if seen.version != before.version:
         flags = {s.value: seen.side(s).flagged_at_ms for s in Side if seen.flagged(s)}
@@ -221,17 +221,73 @@ def _save(clock: Clock, state: ClockState, entries: list[ClockLogEntry]) -> None
     rows.save(clock, entries)
 
 
+class HeldClock:
+    """A board's clock locked until the caller's transaction ends, at one instant.
+
+    The flags that fell due are applied on taking it; then any number of commands change the
+    same row (an online move reads the flags, presses, and at the end finishes, under one
+    lock). ``store`` saves what changed since the last ``store``; the snapshot as it stands
+    at the commit is published once. Every single command below is a held clock of one change.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.clock = _locked(board)
+        self.now = now_ms()
+        self.pending: list[ClockLogEntry] = []
+        self.changed = False
+        self.state, _detail = _apply(self.clock, self.clock.core, Action.FLAG, FLAG_TIMER, None,
+                                     self.now, None, self.pending)
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        return payload(self.clock.board, self.state, self.now)
+
+    def change(self, action: str, who: str, user, change: Change) -> Outcome:
+        logged = len(self.pending)
+        self.state, detail = _apply(self.clock, self.state, action, who, user, self.now, change,
+                                    self.pending)
+        return Outcome(self.snapshot, len(self.pending) > logged, detail.get("_press"),
+                       detail.get("_ignored"))
+
+    def press(self, side: Side | str, press_number: int, *, who: str) -> Outcome:
+        return self.change(Action.PRESS, who, None, _press_change(Side(side), press_number))
+
+    def correct(self, turn: Side | str, *, reason: str, who: str) -> Outcome:
+        return self.change(Action.CORRECT, who, None, _correct_change(turn, reason))
+
+    def finish(self, kind: str, *, who: str, reason: str = "",
+               side: Side | str | None = None) -> Outcome:
+        return self.change(Action.FINISH, who, None, _finish_change(kind, reason, side))
+
+    def store(self) -> None:
+        """Save the changes made since the last ``store``."""
+        if self.pending:
+            _save(self.clock, self.state, self.pending)
+            self.pending = []
+            self.changed = True
+
+    def publish(self, before: list[tuple[str, dict[str, Any]]] | None = None) -> None:
+        """After the commit, send ``before`` (an online move's views, which carry this clock,
+        so that their sockets can skip the snapshot that follows), then the snapshot as it
+        stands then, if anything was stored."""
+        before = before or []
+        if not self.changed:
+            if before:
+                transaction.on_commit(lambda: broadcast(before), robust=True)
+            return
+        board = self.clock.board
+        transaction.on_commit(
+            lambda: publish([(board.pk, board.round_id, self.snapshot)], before=before),
+            robust=True)
+
+
 def _change(board: Board, action: str, who: str, user, change: Change | None) -> Outcome:
     with transaction.atomic():
-        clock = _locked(board)
-        now = now_ms()
-        entries: list[ClockLogEntry] = []
-        state, detail = _apply(clock, action, who, user, now, change, entries)
-        _save(clock, state, entries)
-        snap = payload(clock.board, state, now)
-        if entries:
-            _publish_on_commit([(clock.board, snap)])
-    return Outcome(snap, bool(entries), detail.get("_press"), detail.get("_ignored"))
+        held = HeldClock(board)
+        done = None if change is None else held.change(action, who, user, change)
+        held.store()
+        held.publish()
+    return Outcome(held.snapshot, held.changed, done and done.press, done and done.ignored)
 
 
 def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
@@ -241,8 +297,10 @@ def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
 
 
 
-def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
-    """Send snapshots to their board and hall groups (called after commit), wake the timer.
+def publish(messages: Iterable[tuple[int, int, dict[str, Any]]],
+            before: list[tuple[str, dict[str, Any]]] | None = None) -> None:
+    """Send snapshots to their board and hall groups (called after commit), wake the timer;
+    ``before``: other ``(group, event)`` pairs to send first, in the same hand-over.
 
     Inside a server the sending is handed to the server's event loop without waiting for it:
     the database thread, which every consumer of the process shares, goes on with the next
@@ -251,7 +309,7 @@ def publish(messages: Iterable[tuple[int, int, dict[str, Any]]]) -> None:
     sync tests) it sends and waits.
     """
     messages = list(messages)
-    events = []
+    events = list(before or [])
     for board_id, round_id, snap in messages:
         event = {"type": "clock.snapshot", "clock": snap}
         events += [(board_group(board_id), event), (round_group(round_id), event)]
@@ -307,14 +365,7 @@ def start(board: Board, *, who: str, user=None) -> Outcome:
     return _change(board, Action.START, who, user, lambda s, now: (s.start(now), {}))
 
 
-def press(board: Board, side: Side | str, press_number: int, *, who: str, user=None) -> Outcome:
-    """``side`` ends its turn; ``press_number`` is the last press number its client saw.
-
-    Ignored presses (duplicates, delayed, out of turn) change nothing and are not logged; the
-    outcome says why, so the client can show it and resync from the snapshot.
-    """
-    side = Side(side)
-
+def _press_change(side: Side, press_number: int) -> Change:
     def change(state: ClockState, now: int):
         result = state.press(side, press_number, now)
         if result.press is None:
@@ -326,7 +377,16 @@ def press(board: Board, side: Side | str, press_number: int, *, who: str, user=N
             "_press": p,
         }
 
-    return _change(board, Action.PRESS, who, user, change)
+    return change
+
+
+def press(board: Board, side: Side | str, press_number: int, *, who: str, user=None) -> Outcome:
+    """``side`` ends its turn; ``press_number`` is the last press number its client saw.
+
+    Ignored presses (duplicates, delayed, out of turn) change nothing and are not logged; the
+    outcome says why, so the client can show it and resync from the snapshot.
+    """
+    return _change(board, Action.PRESS, who, user, _press_change(Side(side), press_number))
 
 
 def pause(board: Board, *, who: str, user=None) -> Outcome:
@@ -353,17 +413,23 @@ def adjust(board: Board, side: Side | str, kind: str, amount_ms: int, *, reason:
     return _change(board, Action.ADJUST, who, user, change)
 
 
-def correct(board: Board, turn: Side | str, *, reason: str, who: str, user=None) -> Outcome:
+def _correct_change(turn: Side | str, reason: str) -> Change:
     detail = {"turn": str(turn), "reason": reason}
-    return _change(board, Action.CORRECT, who, user,
-                   lambda s, now: (s.correct(turn, now, reason=reason), detail))
+    return lambda s, now: (s.correct(turn, now, reason=reason), detail)
+
+
+def correct(board: Board, turn: Side | str, *, reason: str, who: str, user=None) -> Outcome:
+    return _change(board, Action.CORRECT, who, user, _correct_change(turn, reason))
+
+
+def _finish_change(kind: str, reason: str, side: Side | str | None) -> Change:
+    detail = {"kind": str(kind), "reason": reason, "side": None if side is None else str(side)}
+    return lambda s, now: (s.finish(kind, now, reason=reason, side=side), detail)
 
 
 def finish(board: Board, kind: str, *, who: str, user=None, reason: str = "",
            side: Side | str | None = None) -> Outcome:
-    detail = {"kind": str(kind), "reason": reason, "side": None if side is None else str(side)}
-    return _change(board, Action.FINISH, who, user,
-                   lambda s, now: (s.finish(kind, now, reason=reason, side=side), detail))
+    return _change(board, Action.FINISH, who, user, _finish_change(kind, reason, side))
 
 
 def apply_flags(board: Board) -> Outcome:
@@ -395,7 +461,7 @@ def _round_change(round_: Round, action: str, who: str, user,
                 after = change(state, at)
                 return (state if after is None else after), {"round": round_.number}
 
-            state, _detail = _apply(clock, action, who, user, now, step, entries)
+            state, _detail = _apply(clock, clock.core, action, who, user, now, step, entries)
             _save(clock, state, entries)
             if entries:
                 changed.append((clock.board, payload(clock.board, state, now)))

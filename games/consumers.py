@@ -32,6 +32,7 @@ class GameSocket(ClockSocket):
 
     seat: str | None = None
     game: OnlineGame
+    clock_version = -1  # the newest clock this socket has sent, in a view or a snapshot
 
     async def start(self) -> None:
         self.board = self.game.board
@@ -45,12 +46,20 @@ class GameSocket(ClockSocket):
         await self.relay_view(view)
 
     async def relay_view(self, view: dict) -> None:
+        self.clock_version = max(self.clock_version, view["clock"]["version"])
         await self.send_json({"type": "state", "view": view})
 
     async def online_view(self, event):
-        await self.relay_view(event["view"])
+        """A move's view, encoded once by ``games.online.view_events`` for every socket."""
+        self.clock_version = max(self.clock_version, event["clock_version"])
+        await self.send(text_data=event["text"])
 
     async def clock_snapshot(self, event):
+        """The board's clock changed; a move's snapshot comes after the view that carries it
+        (the same hand-over sends both, the view first) and is not sent twice."""
+        if event["clock"]["version"] <= self.clock_version:
+            return
+        self.clock_version = event["clock"]["version"]
         await self.send_json({"type": "clock", "clock": event["clock"]})
 
     async def receive_json(self, content, **kwargs):

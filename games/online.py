@@ -20,7 +20,9 @@ seat (with its own rack only) and one for spectators.
 from __future__ import annotations
 
 import datetime
+import json
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from clocks import services as clock_services
 from clocks.clock import FinishKind
+from games import online_rows
 from games import services as game_services
 from games.dealt import SEED_BYTES, MoveRefused, Table, parse_seed
 from games.engine import format_record
@@ -161,29 +164,66 @@ def reissue_seat_token(game: OnlineGame, seat: str) -> OnlineGame:
 
 # --- reading ----------------------------------------------------------------------------------
 
+_TABLES_KEPT = 4096
+_tables: OrderedDict[int, Table] = OrderedDict()
+
 
 def _table(game: OnlineGame) -> Table:
+    """The game's table after its stored moves.
+
+    Replaying a game from its seed costs more than the rest of a move, so a worker process
+    keeps the tables of the games it served last and plays only the moves it has not seen
+    (another worker's socket made them). A kept table serves only when its moves are the
+    start of the stored ones, and it is taken out while a move uses it and put back only when
+    that move's transaction commits (``_keep``): a refused or rolled-back move never leaves a
+    kept table ahead of the database."""
+    kept = _tables.pop(game.pk, None)
+    moves = game.moves
+    if kept is not None and kept.deal.seed.hex() == game.seed \
+            and moves[:len(kept.moves)] == kept.moves:
+        for move in moves[len(kept.moves):]:
+            kept.play(move)
+        return kept
+    return _replay(game)
+
+
+def _replay(game: OnlineGame) -> Table:
+    """The table replayed from the seed, with the record's tags as the board stands now."""
     board = game.board
     return Table.restore(parse_seed(game.seed), game.moves,
                          profile=board.round.event.rules_profile, tags=tags_for(board))
+
+
+def _keep(game: OnlineGame, table: Table) -> None:
+    """Keep ``table`` for the game's next move once the transaction commits."""
+    def keep() -> None:
+        _tables[game.pk] = table
+        _tables.move_to_end(game.pk)
+        while len(_tables) > _TABLES_KEPT:
+            _tables.popitem(last=False)
+
+    transaction.on_commit(keep)
 
 
 def _views(game: OnlineGame, table: Table, clock: dict[str, Any]) -> dict[str | None, dict]:
     board = game.board
     info = {"board": board.pk, "board_number": board.number, "round": board.round.number,
             "players": {"A": board.first.name, "B": board.second.name},
-            "record_id": game.record_id}
-    return {seat: {**table.view(seat), **info, "clock": clock} for seat in (*SEATS, None)}
+            "record_id": game.record_id, "clock": clock}
+    return {seat: {**v, **info} for seat, v in table.views().items()}
 
 
 def view(game: OnlineGame, seat: str | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees now: the position, its own rack, both clocks.
     Flags that fell due are shown applied (so a reconnect shows the game as it stands), but
     reading writes nothing: the next move, or the flag timer's announcement, stores them."""
-    game = _fresh(game)
+    game = OnlineGame.objects.select_related(
+        "board__round__event", "board__first", "board__second").get(pk=game.pk)
     table = _table(game)
+    _keep(game, table)
     clock = clock_services.snapshot(game.board)
-    if game.record_id is None:
+    if game.record_id is None and _flag_seats(table, clock):
+        table = _replay(game)  # shown with the flags; the kept table stays as stored
         _apply_flags(table, clock)
     return _views(game, table, clock)[seat]
 
@@ -191,58 +231,68 @@ def view(game: OnlineGame, seat: str | None) -> dict[str, Any]:
 # --- writing ----------------------------------------------------------------------------------
 
 
-def _fresh(game: OnlineGame, *, lock: bool = False) -> OnlineGame:
-    """The game row as stored now (locked until the transaction ends with ``lock``)."""
-    rows = OnlineGame.objects.select_related("board__round__event", "board__first",
-                                             "board__second")
-    if lock:
-        rows = rows.select_for_update(of=("self",))
-    return rows.get(pk=game.pk)
+def _flag_seats(table: Table, clock: dict[str, Any]) -> list[str]:
+    """The seats whose flag the clock shows and the game has not taken in yet."""
+    return [seat for seat in SEATS if clock["flags"][seat] is not None and not table.over
+            and not table.game.has_stopped(seat)]
 
 
 def _apply_flags(table: Table, clock: dict[str, Any]) -> bool:
     """The clock's flags into the game (a flagged seat stops); True when any was new."""
-    changed = False
-    for seat in SEATS:
-        if clock["flags"][seat] is not None and not table.over \
-                and not table.game.has_stopped(seat):
+    seats = _flag_seats(table, clock)
+    for seat in seats:
+        if not table.over:
             table.play({"seat": seat, "move": "flag"})
-            changed = True
-    return changed
+    return bool(seats)
 
 
-def _save(game: OnlineGame, table: Table, clock: dict[str, Any], *, last_seat: str) -> dict:
+def _save(game: OnlineGame, table: Table, held: clock_services.HeldClock, *,
+          last_seat: str) -> dict:
     """Store the moves; at the end finish the clock and submit the record; publish views."""
     game.moves = table.moves
     if table.over and game.record_id is None:
+        table = _replay(game)  # the record's tags as the board stands at the end
         resigned = [s for s in SEATS if table.game.snapshot().resigned[SEATS.index(s)]]
-        if clock["finished"] is None:
+        if held.state.finished is None:
             kind = FinishKind.RESIGNED if resigned else FinishKind.COMPLETED
-            clock = clock_services.finish(
-                game.board, kind, who=f"online {last_seat}",
-                side=resigned[0] if resigned else None,
-                reason=table.game.end).snapshot
+            held.finish(kind, who=f"online {last_seat}",
+                        side=resigned[0] if resigned else None, reason=table.game.end)
+        held.store()
         submission = game_services.submit_record(
             game.board, format_record(table.record()), via="online", label="online game")
         game.record = submission.record
-    game.save(update_fields=["moves", "record", "updated_at"])
-    views = _views(game, table, clock)
-    board_id = game.board.pk
-    events = [(seat_group(board_id, seat), {"type": "online.view", "view": v})
-              for seat, v in views.items()]
-    transaction.on_commit(lambda: clock_services.broadcast(events), robust=True)
+    held.store()
+    online_rows.save(game)
+    views = _views(game, table, held.snapshot)
+    held.publish(before=view_events(game.board.pk, views))
+    _keep(game, table)
     return views
+
+
+def view_events(board_id: int, views: dict[str | None, dict]) -> list[tuple[str, dict]]:
+    """The channel-layer events that bring every seat and the spectators their new view.
+
+    Each view is encoded once, here, as the ``state`` message its sockets send as it is; the
+    clock's version rides along, so that a socket can skip the clock snapshot that follows
+    (the view already carries that clock)."""
+    return [(seat_group(board_id, seat),
+             {"type": "online.view", "text": json.dumps({"type": "state", "view": v}),
+              "clock_version": v["clock"]["version"]})
+            for seat, v in views.items()]
 
 
 @transaction.atomic
 def sync(game: OnlineGame) -> dict[str | None, dict]:
     """Bring the game up to its clock (flags that fell due) and return every view."""
-    game = _fresh(game, lock=True)
+    online_rows.lock(game)
     table = _table(game)
-    clock = clock_services.apply_flags(game.board).snapshot
-    if _apply_flags(table, clock):
-        return _save(game, table, clock, last_seat="flag timer")
-    return _views(game, table, clock)
+    held = clock_services.HeldClock(game.board)
+    if game.record_id is None and _apply_flags(table, held.snapshot):
+        return _save(game, table, held, last_seat="flag timer")
+    held.store()
+    held.publish()
+    _keep(game, table)
+    return _views(game, table, held.snapshot)
 
 
 @transaction.atomic
@@ -258,7 +308,7 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
         raise OnlineRefused(_("This link plays seat %(seat)s.") % {"seat": seat})
     if data.get("move") == "flag" or "clock" in data:
         raise OnlineRefused(_("Time is the server's: the clock says when a flag falls."))
-    game = _fresh(game, lock=True)
+    online_rows.lock(game)
     if link is not None:
         if game.token(seat) != link:
             raise TokenRefused(_("This player link is not valid."))
@@ -266,8 +316,8 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
     if game.record_id is not None:
         raise OnlineRefused(_("The game is over."))
     table = _table(game)
-    board = game.board
-    clock = clock_services.apply_flags(board).snapshot
+    held = clock_services.HeldClock(game.board)
+    clock = held.snapshot
     flagged = _apply_flags(table, clock)
     refusal = _clock_refusal(clock) if not table.over else None
     step = None
@@ -276,29 +326,28 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
             step = table.play({**data, "seat": seat})
         except MoveRefused as error:
             refusal = move_refusal_text(error)
-    if refusal is not None:
-        if flagged:  # the flags stand even though the move does not
-            views = _save(game, table, clock, last_seat=seat)
-            return Played(views[seat], refusal)
+    if refusal is not None:  # nothing changes but the flags, which stand
+        if flagged:
+            return Played(_save(game, table, held, last_seat=seat)[seat], refusal)
+        held.store()
+        held.publish()
+        _keep(game, table)
         return Played(_views(game, table, clock)[seat], refusal)
     if step.ends_turn and not table.over:
-        outcome = clock_services.press(board, seat, clock["press_number"], who=f"online {seat}")
-        if outcome.ignored is not None:  # the flag fell meanwhile: the move does not stand
-            table = _table(game)
-            _apply_flags(table, outcome.snapshot)
-            views = _save(game, table, outcome.snapshot, last_seat=seat)
-            return Played(views[seat], clock_services.ignored_message(outcome.ignored))
-        clock = outcome.snapshot
+        outcome = held.press(seat, clock["press_number"], who=f"online {seat}")
+        if outcome.ignored is not None:  # the clock will not take the turn: the move does not stand
+            table = _replay(game)
+            _apply_flags(table, held.snapshot)
+            return Played(_save(game, table, held, last_seat=seat)[seat],
+                          clock_services.ignored_message(outcome.ignored))
         table.moves[-1]["clock"] = outcome.press.remaining_ms // 1000
         table.note_clock(seat, outcome.press.remaining_ms // 1000)
         if table.to_act == seat and not table.game.has_stopped(_other(seat)):
             # the opponent holds no tiles (the bag ran out) and passes: the turn comes back
-            clock = clock_services.correct(
-                board, seat, who=f"online {seat}",
-                reason=_("seat %(seat)s holds no tiles and passes") % {"seat": _other(seat)},
-            ).snapshot
-    views = _save(game, table, clock, last_seat=seat)
-    return Played(views[seat])
+            held.correct(seat, who=f"online {seat}",
+                         reason=_("seat %(seat)s holds no tiles and passes")
+                         % {"seat": _other(seat)})
+    return Played(_save(game, table, held, last_seat=seat)[seat])
 
 
 def _other(seat: str) -> str:

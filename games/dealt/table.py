@@ -197,6 +197,8 @@ class Table:
             raise _refused("over")
         number = move.pop("number", None)
         if number is not None and number != len(self.moves):
+            if self.game.has_stopped(seat):  # the seat's own flag made it stale: say so
+                raise _refused("flagged", seat=seat)
             raise _refused("stale", sent=number, now=len(self.moves))
         try:
             if kind == "place":
@@ -287,6 +289,19 @@ class Table:
         """The game as ``seat`` may see it (None: a spectator): the board, scores, whose turn,
         rack sizes, and only that seat's own rack. The bag's order and the other rack never
         appear; the seed and the full record (with draws) only once the game is over."""
+        public = self._public_view()
+        return public if seat is None else self._seated(public, seat)
+
+    def views(self) -> dict[str | None, dict[str, Any]]:
+        """``view`` of both seats and the spectators at once (a move sends all three): the
+        public part is built once."""
+        public = self._public_view()
+        return {None: public, **{seat: self._seated(public, seat) for seat in SEATS}}
+
+    def _seated(self, public: dict[str, Any], seat: str) -> dict[str, Any]:
+        return {**public, "seat": seat, "rack": self.rack(seat)}
+
+    def _public_view(self) -> dict[str, Any]:
         game = self.game
         cells: dict[str, str] = {}
         public = []
@@ -300,7 +315,7 @@ class Table:
         last = next((a for a in reversed(self.actions) if a.kind == PLACE), None)
         summary = game.summary()
         view: dict[str, Any] = {
-            "seat": seat,
+            "seat": None,
             "cells": cells,
             "last": None if last is None else [last.placement.first, last.placement.second],
             "actions": public,
@@ -320,8 +335,6 @@ class Table:
             "end_params": dict(game.end_message.params) if game.end_message else {},
             "result": summary.result,
         }
-        if seat is not None:
-            view["rack"] = self.rack(seat)
         if self.over:
             view["seed"] = self.deal.seed.hex()
             view["record"] = self.record().to_json()

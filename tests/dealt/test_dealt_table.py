@@ -197,8 +197,10 @@ def test_a_seats_view_never_shows_the_other_rack_or_the_bag(seed, game_seed, mov
         table.play(greedy_move(table, rng))
     if table.over:
         return
+    views = table.views()
     for seat in ("A", "B", None):
         view = table.view(seat)
+        assert views[seat] == view  # all three at once: the same views
         assert "seed" not in view and "record" not in view
         assert ("rack" in view) == (seat is not None)
         if seat is not None:

@@ -66,14 +66,19 @@ def _truth(game: OnlineGame, moves: list, number: int, seat: str | None) -> dict
 def _check_private(game, moves, log, seat):
     """Every message to ``seat``'s socket (None: a spectator) shows only what it may see: each
     view equals the core's view for that seat at that move, whose independence from the other
-    rack and the bag the core's property tests prove, and carries nothing else."""
+    rack and the bag the core's property tests prove, and carries nothing else. A clock
+    message never repeats a clock a view already brought."""
+    newest_clock = -1
     for message in log:
         assert message["type"] in ("state", "clock", "refused"), message
         if message["type"] == "clock":
             assert set(message) == {"type", "clock"}
             assert "rack" not in message["clock"] and "actions" not in message["clock"]
+            assert message["clock"]["version"] > newest_clock
+            newest_clock = message["clock"]["version"]
             continue
         view = message["view"]
+        newest_clock = max(newest_clock, view["clock"]["version"])
         allowed = VIEW_KEYS | (END_KEYS if view["over"] else set()) | (
             {"rack"} if seat is not None else set())
         assert set(view) == allowed, set(view) ^ allowed

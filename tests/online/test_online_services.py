@@ -163,21 +163,29 @@ def test_a_resignation_ends_the_game_and_the_other_side_wins(game, clock_time):
     assert clock_services.snapshot(game.board)["finished"]["kind"] == "resigned"
 
 
-def test_a_move_whose_flag_falls_before_the_press_does_not_stand(game, clock_time):
+def test_a_move_is_judged_at_one_instant_the_clock_read_and_the_press_alike(game, clock_time):
+    """The clock is taken once per move (one lock, one time): a move that reaches the clock a
+    millisecond before the deadline stands, however long the rest of the move takes."""
     rng = random.Random(6)
     view = online.view(game, "A")
     deadline = view["clock"]["deadline_ms"]
-    move = choose_move(view, rng)
-    clock_time.later = [deadline - 1, deadline + 1]  # read the clock in time, press too late
-    played = online.play(game, "A", move)
-    if played.view["awaiting"] == "choice":  # the turn stayed open: refill, too late as well
-        clock_time.later = [deadline + 2, deadline + 3]
+    clock_time.later = [deadline - 1, deadline + 500]  # the second reading is never asked for
+    played = online.play(game, "A", choose_move(view, rng))
+    if played.view["awaiting"] == "choice":
         played = online.play(game, "A", {"move": "refill"})
-        assert played.error == "seat A has flagged and takes no further turns"
-    else:
-        assert played.error == "This side's time has run out."
+    assert played.error is None
+    assert played.view["clock"]["running"] == "B" and not played.view["stopped"]["A"]
+    assert played.view["clock"]["remaining_ms"]["A"] == 1
+
+
+def test_a_move_after_the_deadline_does_not_stand_and_the_flag_does(game, clock_time):
+    rng = random.Random(6)
+    view = online.view(game, "A")
+    clock_time.now = view["clock"]["deadline_ms"] + 1
+    played = online.play(game, "A", choose_move(view, rng))
+    assert played.error == "seat A has flagged and takes no further turns"
     stored = OnlineGame.objects.get(pk=game.pk)
-    assert [m["move"] for m in stored.moves] in (["flag"], ["place", "flag"])
+    assert [m["move"] for m in stored.moves] == ["flag"]
     view = online.view(game, "B")
     assert view["stopped"]["A"] and view["to_act"] == "B"
     assert view["clock"]["running"] == "B"
@@ -199,3 +207,66 @@ def test_the_flag_timer_ends_a_game_nobody_looks_at_when_both_flags_fall(game, c
     assert [m["move"] for m in stored.moves[-2:]] == ["flag", "flag"]
     result = Result.objects.get(board=game.board, status=Result.Status.ACCEPTED)
     assert result.source == Result.Source.RECORD
+
+
+def _fresh_view(game, seat):
+    """The view a worker that never saw the game would show (no kept table)."""
+    online._tables.pop(game.pk, None)
+    return online.view(game, seat)
+
+
+@pytest.mark.django_db(transaction=True)  # tables are kept when a move's transaction commits
+def test_a_kept_table_catches_up_with_moves_another_worker_made(game, clock_time):
+    rng = random.Random(21)
+    for _ in range(3):
+        _move(game, rng, clock_time)
+    stale = online._table(OnlineGame.objects.get(pk=game.pk))  # this worker's table, then...
+    for _ in range(3):  # ...another worker makes three moves this one never sees
+        online._tables.pop(game.pk, None)
+        _move(game, rng, clock_time)
+    online._tables[game.pk] = stale
+    kept_moves = len(stale.moves)
+    seat, played = _move(game, rng, clock_time)
+    assert played.error is None
+    assert online._tables[game.pk] is stale and len(stale.moves) > kept_moves + 3
+    assert played.view == {**_fresh_view(game, seat), "clock": played.view["clock"]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_that_rolls_back_leaves_no_kept_table_ahead_of_the_database(
+        game, clock_time, monkeypatch):
+    rng = random.Random(22)
+    _move(game, rng, clock_time)
+    before = OnlineGame.objects.get(pk=game.pk).moves
+
+    def fail(_game):
+        raise RuntimeError("the database went away")
+
+    with monkeypatch.context() as patched, pytest.raises(RuntimeError):
+        patched.setattr(online.online_rows, "save", fail)
+        _move(game, rng, clock_time)
+    assert OnlineGame.objects.get(pk=game.pk).moves == before
+    assert game.pk not in online._tables or online._tables[game.pk].moves == before
+    seat, played = _move(game, rng, clock_time)
+    assert played.error is None and played.view["number"] == len(before) + 1
+
+
+def test_a_move_is_four_statements_under_one_lock_of_the_game_and_one_of_the_clock(
+        game, clock_time):
+    """Lock and read the game, lock and read the clock, write the clock (on PostgreSQL with its
+    log entry in the same statement), write the moves; plus the transaction's own."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    rng = random.Random(23)
+    _move(game, rng, clock_time)
+    seat = online.view(game, None)["to_act"]
+    move = choose_move(online.view(game, seat), rng)
+    clock_time.now += 1000
+    with CaptureQueriesContext(connection) as queries:
+        played = online.play(game, seat, move)
+    assert played.error is None
+    work = [q["sql"] for q in queries.captured_queries
+            if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
+    expected = 4 if connection.vendor == "postgresql" else 5
+    assert len(work) == expected, work

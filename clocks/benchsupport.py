@@ -77,19 +77,33 @@ def database_url(db: dict) -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
+def _daphne(port: int) -> list[str]:
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            "tournament.asgi:application"]
+
+
+def _uvicorn(port: int) -> list[str]:
+    return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
+            "--no-access-log", "--log-level", "warning", "tournament.asgi:application"]
+
+
+SERVERS = {"daphne": _daphne, "uvicorn": _uvicorn}  # the ASGI servers a benchmark can start
+
+
 class AsgiServer:
-    """A daphne (or flag timer) subprocess on this process's database and channel layer."""
+    """An ASGI server (daphne or uvicorn) or flag timer subprocess on this process's database
+    and channel layer."""
 
     def __init__(self, *, port: int | None = None, flag_timer: bool = False,
-                 command: list[str] | None = None, extra_env: dict | None = None) -> None:
+                 command: list[str] | None = None, extra_env: dict | None = None,
+                 server: str = "daphne") -> None:
         self.port = port if port is not None else free_port()
         env = {**os.environ, "DATABASE_URL": database_url(settings.DATABASES["default"]),
                "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE",
                                                         settings.SETTINGS_MODULE),
                "FLAG_TIMER": "on" if flag_timer else "off", **(extra_env or {})}
         env.setdefault("SECRET_KEY", settings.SECRET_KEY)
-        self.command = command or [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
-                                   "-p", str(self.port), "tournament.asgi:application"]
+        self.command = command or SERVERS[server](self.port)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the process's life)
         self.process = subprocess.Popen(self.command, cwd=BASE_DIR, env=env,
                                         stdout=subprocess.DEVNULL, stderr=self.log)
@@ -154,10 +168,12 @@ def bench_urls(command: str, url_option: str, workers: int) -> list[str]:
 
 
 @contextmanager
-def bench_servers(urls: list[str], workers: int) -> Iterator[tuple[list[str], list[AsgiServer]]]:
-    """The servers to load: ``urls`` as given, or ``workers`` daphne processes and the flag
-    timer started here (stopped on the way out). Yields the URLs and the started workers."""
-    servers = [] if urls else [AsgiServer() for _ in range(workers)]
+def bench_servers(urls: list[str], workers: int, server: str = "daphne",
+                  ) -> Iterator[tuple[list[str], list[AsgiServer]]]:
+    """The servers to load: ``urls`` as given, or ``workers`` ASGI server processes
+    (``server``: daphne or uvicorn) and the flag timer started here (stopped on the way out).
+    Yields the URLs and the started workers."""
+    servers = [] if urls else [AsgiServer(server=server) for _ in range(workers)]
     timer = None if urls else AsgiServer(command=[sys.executable, "manage.py", "run_flag_timer"])
     try:
         for server in servers:

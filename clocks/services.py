@@ -266,18 +266,16 @@ class HeldClock:
             self.pending = []
             self.changed = True
 
-    def publish(self, before: list[tuple[str, dict[str, Any]]] | None = None) -> None:
-        """After the commit, send ``before`` (an online move's views, which carry this clock,
-        so that their sockets can skip the snapshot that follows), then the snapshot as it
-        stands then, if anything was stored."""
-        before = before or []
-        if not self.changed:
-            if before:
-                transaction.on_commit(lambda: broadcast(before), robust=True)
+    def publish(self, **attached: Any) -> None:
+        """After the commit, send the snapshot as it stands then, if anything was stored or
+        something is ``attached``: fields added to the board group's message only (an online
+        move's views, which every socket of the board gets in the same message)."""
+        if not (self.changed or attached):
             return
         board = self.clock.board
         transaction.on_commit(
-            lambda: publish([(board.pk, board.round_id, self.snapshot)], before=before),
+            lambda: publish([(board.pk, board.round_id, self.snapshot)],
+                            attached={board.pk: attached}),
             robust=True)
 
 
@@ -298,9 +296,9 @@ def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
 
 
 def publish(messages: Iterable[tuple[int, int, dict[str, Any]]],
-            before: list[tuple[str, dict[str, Any]]] | None = None) -> None:
+            attached: dict[int, dict[str, Any]] | None = None) -> None:
     """Send snapshots to their board and hall groups (called after commit), wake the timer;
-    ``before``: other ``(group, event)`` pairs to send first, in the same hand-over.
+    ``attached``: per board id, fields added to the board group's message (not the hall's).
 
     Inside a server the sending is handed to the server's event loop without waiting for it:
     the database thread, which every consumer of the process shares, goes on with the next
@@ -309,10 +307,12 @@ def publish(messages: Iterable[tuple[int, int, dict[str, Any]]],
     sync tests) it sends and waits.
     """
     messages = list(messages)
-    events = list(before or [])
+    attached = attached or {}
+    events = []
     for board_id, round_id, snap in messages:
         event = {"type": "clock.snapshot", "clock": snap}
-        events += [(board_group(board_id), event), (round_group(round_id), event)]
+        events += [(board_group(board_id), {**event, **attached.get(board_id, {})}),
+                   (round_group(round_id), event)]
     broadcast(events)
     deadlines = [snap["deadline_ms"] for _b, _r, snap in messages if snap["deadline_ms"]]
     server_context.notify(min(deadlines, default=None))

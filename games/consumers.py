@@ -6,9 +6,12 @@
 - ``WatchConsumer`` (``ws/watch/<board id>/``): anyone, for a published online round; the
   spectators' view (no rack at all), read only.
 
-Both relay the board's clock snapshots; a flag the flag timer stores reaches the game through
-``games.online.flag_fell`` (the flagged seat stops for everybody at once) and its views come
-from the group. The JSON plumbing, errors and refusals come from the clock sockets
+Both are members of the board's clock group only: after a move one message brings the clock
+and every seat's view, already encoded, and each socket sends its own seat's (one channel-layer
+message per move and worker instead of one per seat and one for the clock). Clock changes
+without a move (the arbiter's pause or adjustment) come as plain snapshots. A flag the flag
+timer stores reaches the game through ``games.online.flag_fell`` (the flagged seat stops for
+everybody at once). The JSON plumbing, errors and refusals come from the clock sockets
 (``clocks.consumers.ClockSocket``).
 """
 
@@ -37,8 +40,7 @@ class GameSocket(ClockSocket):
     async def start(self) -> None:
         self.board = self.game.board
         await self.accept()
-        await self.join(online.seat_group(self.board.pk, self.seat),
-                        clock_services.board_group(self.board.pk))
+        await self.join(clock_services.board_group(self.board.pk))
         await self.send_view()
 
     async def send_view(self) -> None:
@@ -49,17 +51,18 @@ class GameSocket(ClockSocket):
         self.clock_version = max(self.clock_version, view["clock"]["version"])
         await self.send_json({"type": "state", "view": view})
 
-    async def online_view(self, event):
-        """A move's view, encoded once by ``games.online.view_events`` for every socket."""
-        self.clock_version = max(self.clock_version, event["clock_version"])
-        await self.send(text_data=event["text"])
-
     async def clock_snapshot(self, event):
-        """The board's clock changed; a move's snapshot comes after the view that carries it
-        (the same hand-over sends both, the view first) and is not sent twice."""
-        if event["clock"]["version"] <= self.clock_version:
+        """The board's clock changed. After a move the same message brings every seat's view
+        (``games.online.encoded_views``): this socket sends its own seat's only, and the clock
+        it carries is not sent again on its own."""
+        version = event["clock"]["version"]
+        views = event.get("views")
+        if views is not None:
+            self.clock_version = max(self.clock_version, version)
+            return await self.send(text_data=views[self.seat or "watch"])
+        if version <= self.clock_version:
             return
-        self.clock_version = event["clock"]["version"]
+        self.clock_version = version
         await self.send_json({"type": "clock", "clock": event["clock"]})
 
     async def receive_json(self, content, **kwargs):

@@ -10,11 +10,16 @@ game first: it stops, the opponent plays on alone), the core applies the move or
 with the engine's reason (nothing stored but those flags), and a move that ends the seat's
 turn presses its clock (``clocks.services.press``) in the same transaction, which starts the
 opponent's. There is no separate press: the turn ends with the move. If the clock will not
-take the press (the flag fell in between, the arbiter paused it), the move does not stand. At
+take the press (its turn is not the seat's, after an arbiter's correction), the move does not
+stand. At
 the end the clock is finished and the full record, every draw included, goes through
 ``games.services.submit_record`` like any submitted record: verified again, stored, and
-recorded as the board's result with source "record". Views go out after commit, one per
-seat (with its own rack only) and one for spectators.
+recorded as the board's result with source "record". Views go out after commit with the
+clock's snapshot, one per seat (with its own rack only) and one for spectators; each socket
+sends only its own (``games.consumers``).
+
+A move takes the game row, then the clock row, each locked once (``games.online_rows``,
+``clocks.services.HeldClock``), and every part of it reads the same instant.
 """
 
 from __future__ import annotations
@@ -57,11 +62,6 @@ class Played:
 
     view: dict[str, Any]
     error: str | None = None
-
-
-def seat_group(board_id: int, seat: str | None) -> str:
-    """The channel group of one seat's sockets (None: spectators)."""
-    return f"online.board.{board_id}.{seat or 'watch'}"
 
 
 def is_online(round_: Round) -> bool:
@@ -264,21 +264,18 @@ def _save(game: OnlineGame, table: Table, held: clock_services.HeldClock, *,
     held.store()
     online_rows.save(game)
     views = _views(game, table, held.snapshot)
-    held.publish(before=view_events(game.board.pk, views))
+    held.publish(views=encoded_views(views))
     _keep(game, table)
     return views
 
 
-def view_events(board_id: int, views: dict[str | None, dict]) -> list[tuple[str, dict]]:
-    """The channel-layer events that bring every seat and the spectators their new view.
-
-    Each view is encoded once, here, as the ``state`` message its sockets send as it is; the
-    clock's version rides along, so that a socket can skip the clock snapshot that follows
-    (the view already carries that clock)."""
-    return [(seat_group(board_id, seat),
-             {"type": "online.view", "text": json.dumps({"type": "state", "view": v}),
-              "clock_version": v["clock"]["version"]})
-            for seat, v in views.items()]
+def encoded_views(views: dict[str | None, dict]) -> dict[str, str]:
+    """A move's views as the ``state`` messages the sockets send, encoded once, by seat
+    (``watch``: the spectators'). They travel to every socket of the board in the one message
+    that brings the clock (``clocks.services.publish``); each socket sends only its own seat's
+    (``games.consumers``), so another seat's rack never leaves the server."""
+    return {seat or "watch": json.dumps({"type": "state", "view": v})
+            for seat, v in views.items()}
 
 
 @transaction.atomic

@@ -247,7 +247,7 @@ def test_a_move_that_rolls_back_leaves_no_kept_table_ahead_of_the_database(
         _move(game, rng, clock_time)
     assert OnlineGame.objects.get(pk=game.pk).moves == before
     assert game.pk not in online._tables or online._tables[game.pk].moves == before
-    seat, played = _move(game, rng, clock_time)
+    _seat, played = _move(game, rng, clock_time)
     assert played.error is None and played.view["number"] == len(before) + 1
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from django.db import connection
 
@@ -82,3 +83,27 @@ def register_spectator_page(name: str, page: Callable[[Board], str | None]) -> N
 def spectator_page(board: Board) -> str | None:
     """The page to show a spectator of ``board`` instead of its clock alone, or None."""
     return _first_answer(_spectator_pages, board)
+
+
+#: Owners of some boards' clocks (registered in other apps' ``AppConfig.ready``): an owner takes
+#: the arbiter's commands on its boards, runs the command (``run``) inside its own checks and
+#: returns the outcome, or returns None without running it for a board it does not own. An
+#: online game's clock moves with its moves: an arbiter's change must leave the game able to
+#: follow it (a flag taken back only while nothing was played after it, the turn the moves
+#: give), and the game takes the change in the same transaction.
+_command_owners: dict[str, Callable[[Board, dict[str, Any], Callable[[], Any]], Any]] = {}
+
+
+def register_command_owner(name: str,
+                           owner: Callable[[Board, dict[str, Any], Callable[[], Any]], Any],
+                           ) -> None:
+    _command_owners[name] = owner
+
+
+def owned_command(board: Board, content: dict[str, Any], run: Callable[[], Any]) -> Any:
+    """Run an arbiter's command on ``board`` through the board's owner, if it has one."""
+    for owner in _command_owners.values():
+        outcome = owner(board, content, run)
+        if outcome is not None:
+            return outcome
+    return run()

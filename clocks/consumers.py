@@ -72,7 +72,12 @@ def _amount_ms(content: dict) -> int:
 
 
 def run_arbiter_command(board: Board, content: dict, user) -> services.Outcome:
-    """Carry out one arbiter command on ``board`` (runs in a worker thread)."""
+    """Carry out one arbiter command on ``board`` (runs in a worker thread), through the
+    board's owner if another app owns its clock (``access.owned_command``)."""
+    return access.owned_command(board, content, lambda: _arbiter_command(board, content, user))
+
+
+def _arbiter_command(board: Board, content: dict, user) -> services.Outcome:
     kind, who = content["type"], user.get_username()
     if kind == "start":
         return services.start(board, who=who, user=user)

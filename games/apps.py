@@ -7,10 +7,14 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        from clocks.access import register_press_guard, register_spectator_page
+        from clocks.access import (
+            register_command_owner,
+            register_press_guard,
+            register_spectator_page,
+        )
         from clocks.flagtimer import register_flag_listener
         from games.attachments import online_watch_pages, record_origins, records_and_live_entries
-        from games.online import flag_fell, press_guard, watch_path
+        from games.online import arbiter_command, flag_fell, press_guard, watch_path
         from games.services import carry_record_link
         from tournament import board_attachments, links, signals
 
@@ -21,3 +25,4 @@ class GamesConfig(AppConfig):
         register_press_guard("online games", press_guard)
         register_flag_listener("online games", flag_fell)
         register_spectator_page("online games", watch_path)
+        register_command_owner("online games", arbiter_command)

@@ -347,6 +347,51 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
     return Played(_save(game, table, held, last_seat=seat)[seat])
 
 
+def arbiter_command(board: Board, content: dict[str, Any], run) -> Any:
+    """An arbiter's clock command on an online game's board (``clocks.access`` owner), or None
+    for a board without one.
+
+    The game row is locked first, as a move locks it (then the clock), so that a command and a
+    move wait for each other instead of deadlocking. After the command the game follows the
+    clock (``_follow_clock``) in the same transaction, or the command is refused and nothing
+    changes."""
+    game = OnlineGame.objects.select_related(
+        "board__round__event", "board__first", "board__second").filter(board_id=board.pk).first()
+    if game is None:
+        return None
+    with transaction.atomic():
+        online_rows.lock(game)
+        outcome = run()
+        if game.record_id is None and outcome.changed:
+            _follow_clock(game)
+    return outcome
+
+
+def _follow_clock(game: OnlineGame) -> None:
+    """Take an arbiter's clock change into the game: a flag the arbiter took back (time added
+    to a flagged seat) is withdrawn, if it is the game's last move; the clock's turn must be the
+    seat the moves give. Anything else is refused (``ClockRefused``, the transaction rolls
+    back): the result of a game the arbiter wants otherwise is corrected by hand."""
+    table = _table(game)
+    held = clock_services.HeldClock(game.board)
+    clock = held.snapshot
+    for seat in SEATS:
+        if clock["flags"][seat] is None and {"seat": seat, "move": "flag"} in table.moves:
+            if table.moves[-1] != {"seat": seat, "move": "flag"}:
+                raise clock_services.ClockRefused(
+                    _("Seat %(seat)s's flag has been followed by moves in this online game: it "
+                      "can no longer be taken back. Correct the result by hand if need be.")
+                    % {"seat": seat})
+            game.moves = table.moves[:-1]
+            table = _replay(game)
+    _apply_flags(table, clock)
+    if not table.over and clock["turn"] != table.to_act:
+        raise clock_services.ClockRefused(
+            _("In this online game seat %(seat)s is to move: the clock's turn must be "
+              "%(seat)s.") % {"seat": table.to_act})
+    _save(game, table, held, last_seat="arbiter")
+
+
 def _other(seat: str) -> str:
     return "B" if seat == "A" else "A"
 

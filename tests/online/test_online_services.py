@@ -270,3 +270,70 @@ def test_a_move_is_four_statements_under_one_lock_of_the_game_and_one_of_the_clo
             if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
     expected = 4 if connection.vendor == "postgresql" else 5
     assert len(work) == expected, work
+
+
+def _arbiter(game, arbiter, **content):
+    from clocks.consumers import run_arbiter_command
+
+    return run_arbiter_command(game.board, content, arbiter)
+
+
+def _flag_a(game, rng, clock_time):
+    while online.view(game, None)["to_act"] != "A":
+        _move(game, rng, clock_time)
+    clock_time.now = online.view(game, None)["clock"]["deadline_ms"] + 1
+    flagtimer.tick()
+    view = online.view(game, None)
+    assert view["stopped"]["A"] and view["to_act"] == "B"
+    return view
+
+
+def test_time_given_back_to_a_flagged_seat_withdraws_its_flag_while_nothing_followed(
+        game, arbiter, clock_time):
+    rng = random.Random(31)
+    _move(game, rng, clock_time)
+    flagged = _flag_a(game, rng, clock_time)
+    _arbiter(game, arbiter, type="adjust", side="A", kind="add", seconds=60,
+             reason="the server was unreachable", turn="A")
+    view = online.view(game, "A")
+    assert not view["stopped"]["A"] and view["to_act"] == "A"
+    assert view["number"] == flagged["number"] - 1
+    assert view["clock"]["running"] == "A" and view["clock"]["flags"]["A"] is None
+    assert all(m["move"] != "flag" for m in OnlineGame.objects.get(pk=game.pk).moves)
+    seat, played = _move(game, rng, clock_time)  # A plays on
+    assert seat == "A" and played.error is None
+
+
+def test_a_flag_followed_by_moves_cannot_be_taken_back_and_nothing_changes(
+        game, arbiter, clock_time):
+    rng = random.Random(32)
+    _move(game, rng, clock_time)
+    _flag_a(game, rng, clock_time)
+    seat, played = _move(game, rng, clock_time)  # B plays on alone
+    assert seat == "B" and played.error is None
+    before = OnlineGame.objects.get(pk=game.pk).moves
+    clock_before = clock_services.snapshot(game.board)
+    with pytest.raises(clock_services.ClockRefused, match="can no longer be taken back"):
+        _arbiter(game, arbiter, type="adjust", side="A", kind="add", seconds=60,
+                 reason="too late", turn="A")
+    assert OnlineGame.objects.get(pk=game.pk).moves == before
+    assert clock_services.snapshot(game.board)["version"] == clock_before["version"]
+
+
+def test_the_clocks_turn_stays_the_one_the_moves_give(game, arbiter, clock_time):
+    rng = random.Random(33)
+    _move(game, rng, clock_time)
+    to_act = online.view(game, None)["to_act"]
+    other = "A" if to_act == "B" else "B"
+    with pytest.raises(clock_services.ClockRefused, match=f"seat {to_act} is to move"):
+        _arbiter(game, arbiter, type="correct", turn=other, reason="a wrong press")
+    flagged = _flag_a(game, rng, clock_time)
+    with pytest.raises(clock_services.ClockRefused, match="seat A is to move"):
+        _arbiter(game, arbiter, type="adjust", side="A", kind="add", seconds=60,
+                 reason="given back", turn="B")
+    assert online.view(game, None)["number"] == flagged["number"]
+    _arbiter(game, arbiter, type="pause")
+    assert online.play(game, "B", choose_move(online.view(game, "B"), rng)).error == (
+        "The clock is paused.")
+    _arbiter(game, arbiter, type="resume")
+    assert online.play(game, "B", choose_move(online.view(game, "B"), rng)).error is None

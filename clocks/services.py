@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -331,8 +332,22 @@ def broadcast(events: list[tuple[str, dict[str, Any]]]) -> None:
     if loop is not None and loop.is_running() and not _in_loop(loop):
         future = asyncio.run_coroutine_threadsafe(_send_all(layer, events), loop)
         future.add_done_callback(_log_failure)
+    elif _loop_here():
+        # sync code called under another event loop (a browser test drives the page from the
+        # thread that runs Playwright's): AsyncToSync cannot run here, a helper thread can
+        sender = threading.Thread(target=async_to_sync(_send_all), args=(layer, events))
+        sender.start()
+        sender.join()
     else:
         async_to_sync(_send_all)(layer, events)
+
+
+def _loop_here() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:

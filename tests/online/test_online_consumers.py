@@ -227,3 +227,46 @@ async def test_the_board_page_cannot_press_an_online_games_clock(game):
     snap = (await database_sync_to_async(online.view)(game, None))["clock"]
     assert snap["press_number"] == 0 and snap["running"] == "A"
     await board_socket.disconnect()
+
+
+def _session_of(username: str) -> bytes:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def test_the_arbiter_takes_a_flag_back_in_the_hall_and_every_seat_sees_it(
+        game, clock_time):
+    cookie = await database_sync_to_async(_session_of)("sockarbiter")
+    hall = await connect(f"/ws/hall/{game.board.round_id}/", cookie)
+    await receive(hall, "hall")
+    a = await connect(f"/ws/play/{game.token_a}/")
+    b = await connect(f"/ws/play/{game.token_b}/")
+    view = (await receive(a, "state"))["view"]
+    await receive(b, "state")
+    clock_time.now = view["clock"]["deadline_ms"] + 5
+    await database_sync_to_async(flagtimer.tick)()
+    for seat in (a, b):
+        assert (await _state(seat, [], 1))["view"]["stopped"]["A"]
+    await hall.send_json_to({"type": "adjust", "board": game.board_id, "side": "A",
+                             "kind": "add", "seconds": 30, "reason": "network", "turn": "B"})
+    answer = await receive(hall)
+    while answer["type"] == "hall":  # the hall's batched snapshots of the flag
+        answer = await receive(hall)
+    assert answer["type"] == "error" and "seat A is to move" in answer["message"]
+    await hall.send_json_to({"type": "adjust", "board": game.board_id, "side": "A",
+                             "kind": "add", "seconds": 30, "reason": "network", "turn": "A"})
+    back = {}
+    for name, seat in (("A", a), ("B", b)):
+        back[name] = (await _state(seat, [], 0))["view"]
+        assert not back[name]["stopped"]["A"] and back[name]["to_act"] == "A"
+        assert back[name]["number"] == 0 and back[name]["clock"]["running"] == "A"
+        assert back[name]["clock"]["flags"]["A"] is None
+    assert back["A"]["rack"] == view["rack"]
+    move = choose_move(back["A"], random.Random(3))
+    await a.send_json_to({"type": "move", **{k: v for k, v in move.items() if k != "seat"}})
+    assert (await _state(b, [], 1))["view"]["number"] == 1
+    for communicator in (hall, a, b):
+        await communicator.disconnect()

@@ -1,21 +1,24 @@
 """``manage.py bench_online --games N --seconds S [--workers W] [--clients C]``: online games
 under load.
 
-Like ``bench_clocks``: starts ASGI workers (daphne) and the flag timer on this process's
-database and channel layer (several workers need ``REDIS_URL``), or targets running servers
-(``--url``). An event with ``--games`` boards in one online round, its clocks started; two bot
-seats per game (``games/botclient.py``'s choice of move, on different workers when there are
-several) and ``--spectators`` spectator sockets per game.
+Like ``bench_clocks``: starts ASGI workers (daphne, or uvicorn with ``--server``) and the flag
+timer on this process's database and channel layer (several workers need ``REDIS_URL``), or
+targets running servers (``--url``). An event with ``--games`` boards in one online round, its
+clocks started; two bot seats per game (``games/botclient.py``'s choice of move, on different
+workers when there are several) and ``--spectators`` spectator sockets per game.
 
 The client is ``--clients`` processes, each with its own event loop and a share of the games
 (every socket of a game in the same process, so a latency is measured on one clock), so that
 the figures measure the servers rather than one client process's loop. First every socket
 connects, ``--ramp`` handshakes at a time per process, as players arrive at a venue; the
 measurement starts when all are in: each seat thinks a random ``--min-think``–``--max-think``
-seconds before its move. Reported: latency from sending a move to its view arriving at the
-opponent and at each spectator (p50, p95, p99, max), deliveries lost, games finished, the
-servers' CPU over the measurement; the last lines are ``p50_ms:``, ``p99_ms:``, ``lost:``
-and ``finished:`` for scripts. Only 127.0.0.1 is contacted.
+seconds before its move. The default, 10–30 s, is the pace of a real game with ten minutes a
+side: about nineteen turns each, most of the clock used (a bot's game has about 38 moves), so
+500 games make about 25 moves a second; 2–6 s is a stress load five times that. Reported:
+latency from sending a move to its view arriving at the opponent and at each spectator (p50,
+p95, p99, max), deliveries lost, games finished, the servers' CPU over the measurement; the
+last lines are ``p50_ms:``, ``p99_ms:``, ``lost:`` and ``finished:`` for scripts. Only
+127.0.0.1 is contacted.
 """
 
 from __future__ import annotations
@@ -203,8 +206,8 @@ class Command(BaseCommand):
         parser.add_argument("--server", choices=sorted(SERVERS), default="daphne",
                             help="the ASGI server of the workers started here")
         parser.add_argument("--url", default="", help="running servers, comma-separated")
-        parser.add_argument("--min-think", type=float, default=2.0)
-        parser.add_argument("--max-think", type=float, default=6.0)
+        parser.add_argument("--min-think", type=float, default=10.0)
+        parser.add_argument("--max-think", type=float, default=30.0)
         parser.add_argument("--keep", action="store_true", help="keep the benchmark event")
 
     def handle(self, *args, **o):

@@ -447,7 +447,8 @@ class _Reader:
         if token is None:
             return ""
         if not SEAT_TOKEN.fullmatch(token):
-            self.problem(where, _("a personal link is 10 to 32 letters, digits, '-' or '_'"))
+            self.problem(where, _("a personal link is 10 to 32 of the characters A–Z, a–z, "
+                                  "0–9, '-' and '_'"))
         elif token in self.seat_links:
             self.problem(where, _("the same link as %(path)s") % {"path": self.seat_links[token]})
         else:

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import io
 import json
 import random
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from backups import document
+from backups import automatic, document
 from clocks import services as clock_services
 from clocks.benchsupport import create_clock_event, delete_event
 from clocks.models import Clock, ClockLogEntry
@@ -161,17 +163,28 @@ def test_a_round_whose_games_had_no_move_gets_no_clocks(arbiter, clock_time):
     assert document.export_event(event) == data
 
 
-def test_a_copy_beside_the_original_gets_new_personal_links(online_round, arbiter):
-    data = document.export_event(online_round.event)
-    copy_event = document.import_event(copy.deepcopy(data), slug="online-copy")
+def test_an_automatic_backup_restores_beside_the_original_with_new_personal_links(
+        online_round, arbiter_client, settings, tmp_path):
+    """The original keeps its links (the slips in the players' hands go on opening it): the
+    copy, restored from the original's own export page, gets links of its own."""
+    settings.BACKUP_DIR = tmp_path
+    written = automatic.write_now(online_round.event, "manual")
+    data = automatic.load(online_round.event, written.name)
+    response = arbiter_client.post(reverse("arbiter_restore_backup",
+                                           args=[online_round.event.slug, written.name]))
+    assert response.status_code == 302
+    twin_event = Event.objects.get(slug="online-open-restored")
     for index in (0, 1):
         original = _game(data, index)
-        twin = OnlineGame.objects.get(board__round__event=copy_event, board__number=index + 1)
+        twin = OnlineGame.objects.get(board__round__event=twin_event, board__number=index + 1)
         assert twin.seed == original["seed"] and twin.moves == original["moves"]
         assert {twin.token_a, twin.token_b}.isdisjoint({original["token_a"],
                                                          original["token_b"]})
         game, seat = online.seat_for_token(original["token_b"])
         assert game.board.round == online_round and seat == "B"
+    log = ClockLogEntry.objects.filter(clock__board__round__event=twin_event)
+    assert set(log.values_list("who", flat=True)) == {"arbiter1"}
+    assert clock_services.snapshot(twin.board)["status"] == "paused"
 
 
 def test_an_old_backup_without_online_games_still_imports(backup):
@@ -220,7 +233,7 @@ CRAFTED = [
                                "seat A is to act"),
     (_tile_not_in_the_rack, f"{PATH}.moves[0]: tile '{{tile}}' is not in seat A's rack"),
     (_set(1, "moves", "all of them"), f"{PATH}.moves: expected a list"),
-    (_set(1, "token_a", "short"), f"{PATH}.token_a: a personal link is 10 to 32 letters"),
+    (_set(1, "token_a", "short"), f"{PATH}.token_a: a personal link is 10 to 32 of the"),
     (_set(1, "token_b", "with/a/slash/in/it"), f"{PATH}.token_b: a personal link is"),
     (_set(1, "token_b", None), f"{PATH}.token_b: expected text"),
     (lambda d: _set(1, "token_b", _token(d, 0, "a"))(d),
@@ -285,3 +298,14 @@ def test_junk_in_an_online_game_never_escapes_as_anything_but_a_refusal(backup, 
         assert _counts() == before
     else:
         delete_event(event.rounds.get())
+
+
+def test_the_import_page_says_a_refusal_in_the_readers_language(backup, arbiter_client):
+    crafted = copy.deepcopy(backup)
+    _set(1, "seed", "zz" * 32)(crafted)
+    upload = io.BytesIO(json.dumps(crafted).encode())
+    upload.name = "event.json"
+    page = arbiter_client.post(reverse("event_import"), {"backup": upload}, follow=True,
+                               HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert f"{PATH}.seed: начальное значение — это 64 шестнадцатеричные цифры" in page
+    assert not Event.objects.exists()

@@ -169,6 +169,7 @@ def test_an_automatic_backup_restores_beside_the_original_with_new_personal_link
     copy, restored from the original's own export page, gets links of its own."""
     settings.BACKUP_DIR = tmp_path
     written = automatic.write_now(online_round.event, "manual")
+    assert written.stat().st_mode & 0o777 == 0o600  # it holds the links: the server's only
     data = automatic.load(online_round.event, written.name)
     response = arbiter_client.post(reverse("arbiter_restore_backup",
                                            args=[online_round.event.slug, written.name]))

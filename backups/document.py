@@ -2,7 +2,8 @@
 
 Players are referred to by pairing number, boards by (round, index in the round). Importing an
 export and exporting it again gives the same document, so a backup can be checked by a diff
-(board tokens excepted when the copy is imported next to the original on one server).
+(board tokens and personal links excepted when the copy is imported next to the original on one
+server).
 Result versions and game records are kept whole: the audit trail survives a move between
 servers. Users are referred to by username and left out where they do not exist.
 

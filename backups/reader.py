@@ -397,9 +397,9 @@ class _Reader:
                     profile: str) -> PlannedGame | None:
         """A board's dealt game, checked as the server would have played it (module docstring).
 
-        The row holds no field its model would check beyond these (lengths, blanks), so it is
-        judged here and not by ``full_clean``: the core judges the seed, the commitment and the
-        moves, ``SEAT_TOKEN`` the links."""
+        Not through ``full_clean``: the model would check only lengths and blanks, and the
+        checks here are stricter (the core judges the seed, the commitment and the moves,
+        ``SEAT_TOKEN`` the links)."""
         data = self.obj(raw, path)
         if round_.online is None:
             self.problem(path, _("only the boards of a round played online have online games"))

@@ -12,7 +12,8 @@ name, as if an arbiter had done it by hand:
   once the players are back at their links;
 * the turn on the seat to act, and each seat set to the time its last turn left it: the full
   time before its first turn, 0:00 for a seat that flagged (the game already has it stopped;
-  the clock shows its flag when the turn next reaches it);
+  the clock shows its flag when the turn next reaches it: at once, or, with a Bronstein delay,
+  once the delay has run, which its opponent waits out that one time);
 * finished, with the game's end, where the game is over (so that starting the round's clocks
   never starts a finished game's clock).
 

@@ -26,7 +26,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.dealt import Deal, MoveRefused, Table, parse_seed
+from games.dealt import MoveRefused, Table, parse_seed
 from games.engine import EngineError
 from games.engine_messages import move_refusal_text
 from games.models import SEAT_TOKEN, GameRecord, OnlineGame, OnlineRound
@@ -420,7 +420,11 @@ class _Reader:
         except ValueError:
             self.problem(f"{path}.seed", _("a seed is 64 hex digits"))
             return None
-        if committed is not None and committed != Deal(seed_bytes).commitment:
+        try:
+            dealt = Table(seed_bytes, profile=profile)  # the deal as the server dealt it
+        except EngineError:  # an unknown rules profile: event.rules_profile says so
+            return None
+        if committed is not None and committed != dealt.commitment:
             self.problem(f"{path}.commitment", _("does not match the deal of this seed"))
         if moves and round_.round.status == Round.Status.DRAFTED:
             self.problem(f"{path}.moves", _("the round is not published yet, so its games "
@@ -431,8 +435,6 @@ class _Reader:
             table = Table.restore(seed_bytes, moves, profile=profile)
         except MoveRefused as refused:
             self.problem(f"{path}.moves[{refused.index}]", move_refusal_text(refused))
-            return None
-        except EngineError:  # an unknown rules profile: event.rules_profile says so
             return None
         game = OnlineGame(seed=seed_bytes.hex(), commitment=table.commitment,
                           moves=table.moves, token_a=token_a, token_b=token_b)

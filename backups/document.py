@@ -2,23 +2,38 @@
 
 Players are referred to by pairing number, boards by (round, index in the round). Importing an
 export and exporting it again gives the same document, so a backup can be checked by a diff
-(board tokens excepted when the copy is imported next to the original on one server).
+(board tokens and personal links excepted when the copy is imported next to the original on one
+server).
 Result versions and game records are kept whole: the audit trail survives a move between
 servers. Users are referred to by username and left out where they do not exist.
+
+A round played online keeps who marked it online (``rounds[i].online``), and each of its boards
+its dealt game (``boards[j].online``): seed, commitment, the moves as stored, the two personal
+links and the index of its record on the board, so a game in progress goes on from where it
+stood with the links already printed on the players' slips. The seed and the links are
+secrets: whoever holds the file can play every seat of a game in progress. Clocks are not kept
+(``backups.online_clocks`` rebuilds those of online games from their moves).
+
+Version 2 added the online games; version 1 files (no ``online`` keys: every round over the
+board) still import. The version went up so that a server that knows only version 1 refuses
+a file with online games instead of silently dropping them.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from backups import reader
-from games.models import GameRecord, ResultRecord
+from backups import online_clocks, reader
+from games.models import GameRecord, OnlineGame, OnlineRound, ResultRecord, new_seat_token
 from tournament.models import Board, Event, HistoryEntry, Result, new_board_token
 
 FORMAT = "ingenious-td-event"
-VERSION = 1
+VERSION = 2
+#: The versions this server reads (see the module docstring).
+READS = (1, 2)
 EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
@@ -47,6 +62,9 @@ def export_event(event: Event) -> dict:
     rounds = []
     sources = dict(ResultRecord.objects.filter(result__board__round__event=event)
                    .values_list("result_id", "record_id"))
+    online_rounds = {o.round_id: o for o in OnlineRound.objects.filter(round__event=event)
+                     .select_related("marked_by")}
+    online_games = {g.board_id: g for g in OnlineGame.objects.filter(board__round__event=event)}
     for round_ in event.rounds.order_by("number").prefetch_related("boards__results"):
         boards = []
         for board in round_.boards.order_by("number", "pk"):
@@ -71,11 +89,13 @@ def export_event(event: Event) -> dict:
                      "record": records.get(sources.get(r.pk))}
                     for r in board.results.order_by("version")
                 ],
+                "online": _online_game(online_games.get(board.pk), records),
             })
         rounds.append({
             "number": round_.number, "status": round_.status,
             "starts_at": _dt(round_.starts_at), "published_at": _dt(round_.published_at),
             "closed_at": _dt(round_.closed_at), "pairing_note": round_.pairing_note,
+            "online": _online_round(online_rounds.get(round_.pk)),
             "boards": boards,
         })
     return {
@@ -107,6 +127,22 @@ def export_event(event: Event) -> dict:
     }
 
 
+def _online_round(online: OnlineRound | None) -> dict | None:
+    if online is None:
+        return None
+    return {"marked_by": online.marked_by.username if online.marked_by else None,
+            "marked_at": _dt(online.marked_at)}
+
+
+def _online_game(game: OnlineGame | None, records: dict[int, int]) -> dict | None:
+    if game is None:
+        return None
+    return {"seed": game.seed, "commitment": game.commitment, "moves": game.moves,
+            "token_a": game.token_a, "token_b": game.token_b,
+            "record": records.get(game.record_id), "created_at": _dt(game.created_at),
+            "updated_at": _dt(game.updated_at)}
+
+
 @transaction.atomic
 def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
     """Create an event from an export, or refuse the whole file and write nothing.
@@ -114,11 +150,12 @@ def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
     Every object of the file is checked first (``backups.reader``): the refusal lists each
     problem with its path in the file. Whoever imports through the web (``arbiter``) becomes the
     only arbiter: a file must not hand other accounts an event. The operator's command line (no
-    importer) restores the file's list of arbiters.
+    importer) restores the file's list of arbiters. A restored online round that had begun
+    gets its games' clocks back, paused (``backups.online_clocks``), in the same transaction.
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(_("not an event backup of this tool (format field missing)"))
-    if data.get("version") != VERSION:
+    if data.get("version") not in READS:
         raise BackupError(_("backup version %(v)r is not supported") % {"v": data.get("version")})
     try:
         plan = reader.read(data, slug=slug, fields=EVENT_FIELDS,
@@ -148,11 +185,17 @@ def _write(plan: reader.Plan, arbiter) -> Event:
         round_ = planned.round
         round_.event = event
         round_.save()
+        if planned.online is not None:
+            online, marked_by, marked_at = planned.online
+            online.round, online.marked_by = round_, users.filter(username=marked_by).first()
+            online.save()
+            _keep_time(OnlineRound, online.pk, "marked_at", marked_at)
         for item in planned.boards:
             board = item.board
             board.round, board.first = round_, by_seed[item.first]
             board.second = by_seed[item.second] if item.second is not None else None
-            board.token = _free_token(board.token)
+            board.token = _free_token(board.token, Board.objects.filter(token=board.token),
+                                      new_board_token)
             board.save()
             records = []
             for record, submitted_at in item.records:
@@ -167,6 +210,11 @@ def _write(plan: reader.Plan, arbiter) -> Event:
                 if record_index is not None:
                     ResultRecord.objects.create(result=result, record=records[record_index])
                 _keep_time(Result, result.pk, "entered_at", entered_at)
+            if item.online is not None:
+                _write_game(item.online, board, records)
+        online_clocks.restore_round(
+            [(item.board, item.online.table) for item in planned.boards if item.online],
+            user=arbiter)
     for entry, at in plan.history:
         entry.event = event
         entry.save()
@@ -174,10 +222,25 @@ def _write(plan: reader.Plan, arbiter) -> Event:
     return event
 
 
-def _free_token(token: str) -> str:
-    """Keep a board's token (printed QR codes go on working after a move to another server)
-    unless this server already uses it, e.g. for a copy of the event next to the original."""
-    return new_board_token() if Board.objects.filter(token=token).exists() else token
+def _write_game(planned: reader.PlannedGame, board: Board, records: list[GameRecord]) -> None:
+    game = planned.game
+    game.board = board
+    game.record = records[planned.record] if planned.record is not None else None
+    for seat in ("token_a", "token_b"):
+        token = getattr(game, seat)
+        setattr(game, seat, _free_token(
+            token, OnlineGame.objects.filter(Q(token_a=token) | Q(token_b=token)),
+            new_seat_token))
+    game.save()
+    _keep_time(OnlineGame, game.pk, "created_at", planned.created_at)
+    _keep_time(OnlineGame, game.pk, "updated_at", planned.updated_at)
+
+
+def _free_token(token: str, holders, new) -> str:
+    """Keep a link (printed QR codes and slips go on working after a move to another server)
+    unless this server already uses it (``holders``: the rows holding it), e.g. for a copy of the
+    event next to the original: the copy then gets a ``new()`` one."""
+    return new() if holders.exists() else token
 
 
 def _keep_time(model, pk: int, field: str, moment) -> None:

@@ -7,6 +7,12 @@ checks what ties them together (pairing numbers, boards, result versions, VP tha
 the scores, one result per player and round) and collects every problem with its path in the
 file, e.g. ``players[3].name``. Only a document without problems becomes a :class:`Plan`,
 which ``backups.document.import_event`` then writes in one transaction.
+
+An online game is judged by the dealt-game core, as the server would have played it: the seed
+must give the committed deal and the moves must replay from it move by move (the engine's
+reason names the first that does not). Its two personal links are secrets printed on slips:
+each must be a link the seat pages can open, and no link may appear twice in the file, board
+QR codes included (a board's link would open a seat, and a rack is private to one seat).
 """
 
 from __future__ import annotations
@@ -20,7 +26,10 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import GameRecord
+from games.dealt import MoveRefused, Table, parse_seed
+from games.engine import EngineError
+from games.engine_messages import move_refusal_text
+from games.models import SEAT_TOKEN, GameRecord, OnlineGame, OnlineRound
 from tournament.models import (
     Absence,
     Board,
@@ -48,6 +57,22 @@ class Problems(Exception):
         super().__init__(text)
 
 
+OnlineMark = tuple[OnlineRound, str | None, datetime | None]
+"""A round played online: (unsaved row, marked_by username, marked_at)."""
+
+
+@dataclass
+class PlannedGame:
+    """A board's online game: the unsaved row, its replay (the position and whose turn, for
+    its clock), the index of its record on the board, and its times."""
+
+    game: OnlineGame
+    table: Table
+    record: int | None
+    created_at: datetime | None
+    updated_at: datetime | None
+
+
 @dataclass
 class PlannedBoard:
     board: Board
@@ -56,12 +81,14 @@ class PlannedBoard:
     records: list[tuple[GameRecord, datetime | None]] = field(default_factory=list)
     results: list[tuple[Result, int | None, str, datetime | None]] = field(default_factory=list)
     """(unsaved result, index of its record, entered_by name, entered_at)."""
+    online: PlannedGame | None = None
 
 
 @dataclass
 class PlannedRound:
     round: Round
     boards: list[PlannedBoard] = field(default_factory=list)
+    online: OnlineMark | None = None
 
 
 @dataclass
@@ -78,6 +105,8 @@ class Plan:
 class _Reader:
     def __init__(self) -> None:
         self.found: list[str] = []
+        self.board_links: dict[str, str] = {}  # a board's token -> its path
+        self.seat_links: dict[str, str] = {}  # a personal link -> its path
 
     # -- plumbing -------------------------------------------------------------------------
     def problem(self, path: str, message: str) -> None:
@@ -248,15 +277,20 @@ class _Reader:
                              % {"v": result.version})
             versions.add(result.version)
             accepted += result.status == Result.Status.ACCEPTED
-            record = self.get(data, "record", r_path, (int, type(None)))
-            if record is not None and not 0 <= record < records:
-                self.problem(f"{r_path}.record", _("no record %(n)s on this board") % {"n": record})
-                record = None
+            record = self.record_index(data, r_path, records)
             planned.append((result, record, result.entered_by_label,
                             self.moment(data.get("entered_at"), f"{r_path}.entered_at")))
         if accepted > 1:
             self.problem(path, _("more than one accepted result"))
         return planned
+
+    def record_index(self, data: dict, path: str, records: int) -> int | None:
+        """``data["record"]``: the index of a record on the board (the file's link to it)."""
+        record = self.get(data, "record", path, (int, type(None)))
+        if record is not None and not 0 <= record < records:
+            self.problem(f"{path}.record", _("no record %(n)s on this board") % {"n": record})
+            return None
+        return record
 
     def outcome(self, result: Result, path: str, bye: bool, bye_vp) -> None:
         """The stored VP and scores must be what the outcome rule derives from them."""
@@ -282,7 +316,8 @@ class _Reader:
         if derived != stored:
             self.problem(path, _("the VP do not follow from the kind and the scores"))
 
-    def rounds(self, items: list, seeds: dict[int, int], bye_vp) -> list[PlannedRound]:
+    def rounds(self, items: list, seeds: dict[int, int], bye_vp,
+               profile: str) -> list[PlannedRound]:
         planned, numbers = [], set()
         for index, raw in enumerate(items):
             path = f"rounds[{index}]"
@@ -299,11 +334,16 @@ class _Reader:
                 self.problem(f"{path}.number", _("round %(n)s is listed twice")
                     % {"n": round_.number})
             numbers.add(round_.number)
-            planned_round = PlannedRound(round_)
+            planned_round = PlannedRound(round_,
+                                         online=self.online_round(data.get("online"), path))
             seated: set[int] = set()
             for b_index, raw_board in enumerate(self.items(data.get("boards"), f"{path}.boards")):
-                planned_round.boards.append(
-                    self.board(raw_board, f"{path}.boards[{b_index}]", seeds, seated, bye_vp))
+                b_path = f"{path}.boards[{b_index}]"
+                board = self.board(raw_board, b_path, seeds, seated, bye_vp)
+                if isinstance(raw_board, dict) and raw_board.get("online") is not None:
+                    board.online = self.online_game(raw_board["online"], f"{b_path}.online",
+                                                    board, planned_round, profile)
+                planned_round.boards.append(board)
             planned.append(planned_round)
         if numbers and numbers != set(range(1, len(numbers) + 1)):
             self.problem("rounds", _("the rounds are not numbered 1, 2, 3, …"))
@@ -334,6 +374,7 @@ class _Reader:
             manual_reason=self.get(data, "manual_reason", path, str) or "",
         )
         self.check(board, path, exclude=["round", "first", "second"])
+        self.board_links.setdefault(board.token, f"{path}.token")
         planned = PlannedBoard(board, first, second)
         for r_index, raw_record in enumerate(self.items(data.get("records", []),
                                                         f"{path}.records")):
@@ -341,6 +382,88 @@ class _Reader:
         planned.results = self.results(self.items(data.get("results", []), f"{path}.results"),
                                        path, len(planned.records), second is None, bye_vp)
         return planned
+
+    def online_round(self, raw, path: str) -> OnlineMark | None:
+        """``rounds[i].online``: null (or missing, in older files) for a round played over the
+        board; who marked it online and when for one played online."""
+        if raw is None:
+            return None
+        path = f"{path}.online"
+        data = self.obj(raw, path)
+        return (OnlineRound(), self.get(data, "marked_by", path, (str, type(None)), default=None),
+                self.moment(data.get("marked_at"), f"{path}.marked_at"))
+
+    def online_game(self, raw, path: str, board: PlannedBoard, round_: PlannedRound,
+                    profile: str) -> PlannedGame | None:
+        """A board's dealt game, checked as the server would have played it (module docstring).
+
+        Not through ``full_clean``: the model would check only lengths and blanks, and the
+        checks here are stricter (the core judges the seed, the commitment and the moves,
+        ``SEAT_TOKEN`` the links)."""
+        data = self.obj(raw, path)
+        if round_.online is None:
+            self.problem(path, _("only the boards of a round played online have online games"))
+            return None
+        if board.second is None:
+            self.problem(path, _("a bye has no online game"))
+            return None
+        token_a = self.seat_link(data, "token_a", path)
+        token_b = self.seat_link(data, "token_b", path)
+        record = self.record_index(data, path, len(board.records))
+        seed = self.get(data, "seed", path, str)
+        committed = self.get(data, "commitment", path, str)
+        moves = self.get(data, "moves", path, list)
+        if seed is None:
+            return None
+        try:
+            seed_bytes = parse_seed(seed)
+        except ValueError:
+            self.problem(f"{path}.seed", _("a seed is 64 hex digits"))
+            return None
+        try:
+            dealt = Table(seed_bytes, profile=profile)  # the deal as the server dealt it
+        except EngineError:  # an unknown rules profile: event.rules_profile says so
+            return None
+        if committed is not None and committed != dealt.commitment:
+            self.problem(f"{path}.commitment", _("does not match the deal of this seed"))
+        if moves and round_.round.status == Round.Status.DRAFTED:
+            self.problem(f"{path}.moves", _("the round is not published yet, so its games "
+                                            "have no moves"))
+        if moves is None:
+            return None
+        try:
+            table = Table.restore(seed_bytes, moves, profile=profile)
+        except MoveRefused as refused:
+            self.problem(f"{path}.moves[{refused.index}]", move_refusal_text(refused))
+            return None
+        game = OnlineGame(seed=seed_bytes.hex(), commitment=table.commitment,
+                          moves=table.moves, token_a=token_a, token_b=token_b)
+        return PlannedGame(game, table, record,
+                           self.moment(data.get("created_at"), f"{path}.created_at"),
+                           self.moment(data.get("updated_at"), f"{path}.updated_at"))
+
+    def seat_link(self, data: dict, key: str, path: str) -> str:
+        """One seat's personal link, of the form the seat pages open and not seen before."""
+        token = self.get(data, key, path, str)
+        where = f"{path}.{key}"
+        if token is None:
+            return ""
+        if not SEAT_TOKEN.fullmatch(token):
+            self.problem(where, _("a personal link is 10 to 32 of the characters A–Z, a–z, "
+                                  "0–9, '-' and '_'"))
+        elif token in self.seat_links:
+            self.problem(where, _("the same link as %(path)s") % {"path": self.seat_links[token]})
+        else:
+            self.seat_links[token] = where
+        return token
+
+    def links_apart(self) -> None:
+        """No personal link may be a board's link too (any board of the file, also of a later
+        round: this runs once the whole file is read)."""
+        for token, where in self.seat_links.items():
+            if token in self.board_links:
+                self.problem(where, _("the same link as %(path)s")
+                             % {"path": self.board_links[token]})
 
     def record(self, raw, path: str):
         data = self.obj(raw, path)
@@ -379,7 +502,8 @@ def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
         "arbiters", []), "event.arbiters") if isinstance(a, str)]
     players, seeds = reader.players(reader.items(data.get("players"), "players"))
     rounds = reader.rounds(reader.items(data.get("rounds"), "rounds"), seeds,
-                           getattr(event, "bye_vp", None))
+                           getattr(event, "bye_vp", None), event.rules_profile)
+    reader.links_apart()
     for player_index, (player, absences) in enumerate(players):
         for absence in absences:
             if any(absence.round_number == r.round.number and any(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.conf import settings
@@ -79,6 +80,12 @@ class LiveGame(models.Model):
 def new_seat_token() -> str:
     """A secret for one player's personal link: unguessable, short enough for a URL."""
     return secrets.token_urlsafe(18)
+
+
+#: What a personal link may look like when it comes from elsewhere (a backup file): the
+#: characters of :func:`new_seat_token`, as long as ``games.online.seat_for_token`` looks up
+#: (10 to 32), so that the link is one segment of the seat's address and opens its seat.
+SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]{10,32}")
 
 
 class OnlineRound(models.Model):

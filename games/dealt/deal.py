@@ -89,9 +89,12 @@ def parse_seed(text: str) -> bytes:
     if not isinstance(text, str) or len(text) != 2 * SEED_BYTES:
         raise ValueError(f"a seed is {2 * SEED_BYTES} hex digits")
     try:
-        return bytes.fromhex(text)
+        seed = bytes.fromhex(text)
     except ValueError:
-        raise ValueError(f"a seed is {2 * SEED_BYTES} hex digits") from None
+        seed = b""
+    if len(seed) != SEED_BYTES:  # fromhex skips blanks: '00 11…' of 64 characters is short
+        raise ValueError(f"a seed is {2 * SEED_BYTES} hex digits")
+    return seed
 
 
 class Deal:

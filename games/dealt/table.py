@@ -46,7 +46,9 @@ class MoveRefused(Exception):
 
     ``reason`` says why in English; ``message`` says it as a code and params (a
     :class:`~games.engine.messages.Message` of :data:`REFUSALS`, or of the engine's own table
-    when the engine refused), for a shell that says it in the player's language."""
+    when the engine refused), for a shell that says it in the player's language. ``index`` is
+    the refused move's place in the list :meth:`Table.restore` replayed (None for a move
+    played on its own), so a stored game that does not replay can be named move by move."""
 
     def __init__(self, message: Message, *, by_engine: bool = False) -> None:
         text = render(message) if by_engine else REFUSALS[message.code].format(**message.params)
@@ -54,6 +56,7 @@ class MoveRefused(Exception):
         self.reason = text
         self.message = message
         self.by_engine = by_engine
+        self.index: int | None = None
 
     @classmethod
     def because(cls, error: EngineError) -> MoveRefused:
@@ -159,10 +162,17 @@ class Table:
 
     @classmethod
     def restore(cls, seed: bytes, moves: list[dict[str, Any]], **options: Any) -> Table:
-        """The table after ``moves`` (as stored by the shell: every one was accepted)."""
+        """The table after ``moves`` (as stored by the shell: every one was accepted).
+
+        Moves from elsewhere (a backup file) may not replay: the first that does not raises
+        ``MoveRefused`` with its ``index`` in ``moves``."""
         table = cls(seed, **options)
-        for move in moves:
-            table.play(move)
+        for index, move in enumerate(moves):
+            try:
+                table.play(move)
+            except MoveRefused as error:
+                error.index = index
+                raise
         return table
 
     # -- reading ---------------------------------------------------------------------------

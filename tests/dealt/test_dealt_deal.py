@@ -73,7 +73,7 @@ def test_a_seed_is_32_bytes_or_64_hex_digits():
     with pytest.raises(ValueError, match="32 bytes"):
         Deal(b"short")
     assert parse_seed(SEED.hex()) == SEED
-    for bad in ("00" * 31, "zz" * 32, None):
+    for bad in ("00" * 31, "zz" * 32, None, "00 " * 21 + "0"):
         with pytest.raises(ValueError, match="64 hex digits"):
             parse_seed(bad)
 

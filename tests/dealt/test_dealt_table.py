@@ -175,6 +175,17 @@ def test_random_legal_games_always_reach_a_verified_record_of_the_committed_deal
     assert again.view("A") == table.view("A")
 
 
+def test_a_replay_that_breaks_names_the_move_it_stopped_at():
+    table = Table(SEED)
+    assert play_until(table, random.Random(3), lambda t: len(t.moves) >= 4)
+    moves = [dict(m) for m in table.moves]
+    moves[3] = {**moves[3], "seat": "B" if moves[3]["seat"] == "A" else "A"}
+    with pytest.raises(MoveRefused) as refused:
+        Table.restore(SEED, moves)
+    assert refused.value.index == 3 and refused.value.reason.startswith("wrong seat to act")
+    assert Table.restore(SEED, table.moves).view("A") == table.view("A")
+
+
 def _without_secrets_of(table, seat):
     """A copy whose other rack and bag are different tiles (same counts)."""
     twin = copy.deepcopy(table)

@@ -3,7 +3,6 @@ exactly where it stood, with the personal links already printed on the players' 
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import io
 import json
@@ -26,6 +25,7 @@ from games.dealt.bot import choose_move
 from games.engine import Placement
 from games.models import GameRecord, OnlineGame, OnlineRound
 from tests.fake_time import FakeTime
+from tests.web.backup_fuzz import imported_whole_or_refused, spoiled
 from tournament.models import Board, Event, Result, Round
 
 pytestmark = pytest.mark.django_db
@@ -282,22 +282,9 @@ WHERE = st.lists(st.sampled_from(["online", "moves", "seed", "commitment", "toke
 @given(junk=JUNK, board=st.sampled_from([None, 0, 1]), where=WHERE)
 def test_junk_in_an_online_game_never_escapes_as_anything_but_a_refusal(backup, junk, board,
                                                                          where):
-    spoiled = copy.deepcopy(backup)
-    round_ = spoiled["rounds"][0]
-    target = round_ if board is None else round_["boards"][board]
-    for key in where[:-1]:
-        try:
-            target = target[key]
-        except (KeyError, IndexError, TypeError):
-            break
-    with contextlib.suppress(TypeError, IndexError):
-        target[where[-1]] = junk
-    before = _counts()
-    try:
-        event = document.import_event(spoiled)
-    except document.BackupError:
-        assert _counts() == before
-    else:
+    start = ["rounds", 0] if board is None else ["rounds", 0, "boards", board]
+    event = imported_whole_or_refused(spoiled(backup, start, where, junk), _counts)
+    if event is not None:
         delete_event(event.rounds.get())
 
 

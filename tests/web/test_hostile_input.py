@@ -6,7 +6,6 @@ site; each clumsy form value used to be a 500.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import io
 import json
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 
 from backups import document
 from games.models import GameRecord
+from tests.web.backup_fuzz import imported_whole_or_refused, spoiled
 from tournament import services
 from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
 
@@ -142,21 +142,8 @@ KEYS = st.sampled_from(["event", "players", "rounds", "history", "name", "seed",
 @given(junk=JSON, path=st.lists(KEYS | st.integers(0, 3), min_size=1, max_size=4))
 def test_junk_anywhere_in_a_backup_never_escapes_as_anything_but_a_refusal(
         good_backup, junk, path):
-    spoiled = copy.deepcopy(good_backup)
-    target = spoiled
-    for key in path[:-1]:
-        try:
-            target = target[key]
-        except (KeyError, IndexError, TypeError):
-            break
-    with contextlib.suppress(TypeError, IndexError):
-        target[path[-1]] = junk
-    before = _counts()
-    try:
-        event = document.import_event(spoiled)
-    except document.BackupError:
-        assert _counts() == before
-    else:
+    event = imported_whole_or_refused(spoiled(good_backup, [], path, junk), _counts)
+    if event is not None:
         Event.objects.filter(pk=event.pk).delete()
 
 

@@ -13,7 +13,12 @@ class GamesConfig(AppConfig):
             register_spectator_page,
         )
         from clocks.flagtimer import register_flag_listener
-        from games.attachments import online_watch_pages, record_origins, records_and_live_entries
+        from games.attachments import (
+            online_seat_links,
+            online_watch_pages,
+            record_origins,
+            records_and_live_entries,
+        )
         from games.online import arbiter_command, flag_fell, press_guard, watch_path
         from games.services import carry_record_link
         from tournament import board_attachments, links, signals
@@ -21,6 +26,7 @@ class GamesConfig(AppConfig):
         board_attachments.register("games", records_and_live_entries)
         links.result_sources.register("games", record_origins)
         links.board_pages.register("online games", online_watch_pages)
+        links.personal_links.register("online games", online_seat_links)
         signals.result_carried_over.connect(carry_record_link, dispatch_uid="games-record-link")
         register_press_guard("online games", press_guard)
         register_flag_listener("online games", flag_fell)

@@ -1,18 +1,21 @@
 """What the games app tells the event app: which boards hold game records or live entries
-(see ``tournament.board_attachments``) and which results came from a record (see
-``tournament.links.result_sources``) and which boards have a spectators' page
-(``tournament.links.board_pages``)."""
+(see ``tournament.board_attachments``), which results came from a record (see
+``tournament.links.result_sources``), which boards have a spectators' page
+(``tournament.links.board_pages``) and where a player plays their online game
+(``tournament.links.personal_links``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import GameRecord, LiveGame, OnlineGame, ResultRecord
 from tournament.board_attachments import Attachment
 from tournament.links import Link
+from tournament.tokens import TokenRefused, check_round_open
 
 
 def records_and_live_entries(board_ids: list[int]) -> Iterable[Attachment]:
@@ -47,3 +50,25 @@ def online_watch_pages(board_ids: list[int]) -> dict[int, Link]:
         "board_id", "board__round__event__slug", "board__round__number", "board__number")
     return {board: Link(_("watch"), reverse("online_watch", args=[slug, number, board_number]))
             for board, slug, number, board_number in games}
+
+
+def online_seat_links(keys: list[tuple[int, int]]) -> dict[tuple[int, int], Link]:
+    """The personal link of each asked (board, player) seat of an online game, while its round's
+    links work (``check_round_open``, the rule of ``games.online.seat_for_token``). Only the
+    asked player's seat: the other seat's link is that player's secret."""
+    asked = set(keys)
+    games = OnlineGame.objects.filter(board_id__in={board for board, _player in asked}) \
+        .select_related("board__round__event")
+    now = timezone.now()
+    found = {}
+    for game in games:
+        board = game.board
+        try:
+            check_round_open(board.round, now)
+        except TokenRefused:
+            continue
+        for seat, player in (("A", board.first_id), ("B", board.second_id)):
+            if (board.pk, player) in asked:
+                found[board.pk, player] = Link(_("Play your game"),
+                                               reverse("online_play", args=[game.token(seat)]))
+    return found

@@ -6,13 +6,9 @@ Every change goes through ``games.online`` (the only writer); a refusal is shown
 
 from __future__ import annotations
 
-import itertools
-
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -22,26 +18,7 @@ from games import online
 from games.models import OnlineGame
 from tournament.models import Event, Round
 from tournament.permissions import arbiter_required
-from tournament.printing.drawing import QUIET_ZONE, qr_modules
-
-
-def qr_svg(url: str, size_mm: int = 32) -> SafeString:
-    """The QR code of ``url`` as an inline SVG (one path of dark runs, with its quiet zone)."""
-    modules = qr_modules(url)
-    side = len(modules) + 2 * QUIET_ZONE
-    runs = []
-    for row, cells in enumerate(modules):
-        column = 0
-        for dark, run in itertools.groupby(cells):
-            length = len(list(run))
-            if dark:
-                runs.append(f"M{column + QUIET_ZONE} {row + QUIET_ZONE}h{length}v1h-{length}z")
-            column += length
-    return format_html(
-        '<svg class="qr" viewBox="0 0 {s} {s}" width="{mm}mm" height="{mm}mm" role="img" '
-        'aria-label="{label}"><rect width="{s}" height="{s}" fill="#fff"/>'
-        '<path d="{d}" fill="#000"/></svg>',
-        s=side, mm=size_mm, label=url, d="".join(runs))
+from tournament.printing.svg import qr_svg
 
 
 def _round(event: Event, number: int) -> Round:

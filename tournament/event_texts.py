@@ -53,12 +53,23 @@ def _absence_forfeited(d: Mapping) -> str:
              "the bye where the table gives one).") % {"n": d["round"], "name": d["player"]}
 
 
+def _login_given(d: Mapping) -> str:
+    return _("%(name)s logs in as %(account)s.") % {"name": d["player"], "account": d["account"]}
+
+
+def _login_withdrawn(d: Mapping) -> str:
+    return _("%(name)s's login (%(account)s) withdrawn.") % {
+        "name": d["player"], "account": d["account"]}
+
+
 _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.FORMAT_SETTLED: _format_settled,
     HistoryEntry.Action.ROUNDS_CHANGED: _rounds_changed,
     HistoryEntry.Action.ROUND_REPAIRED: _round_repaired,
     HistoryEntry.Action.PAIRING_EDITED: _pairing_edited,
     HistoryEntry.Action.ABSENCE_FORFEITED: _absence_forfeited,
+    HistoryEntry.Action.LOGIN_GIVEN: _login_given,
+    HistoryEntry.Action.LOGIN_WITHDRAWN: _login_withdrawn,
 }
 
 

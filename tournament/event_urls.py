@@ -3,7 +3,14 @@
 
 from django.urls import path
 
-from tournament import views_arbiter, views_guide, views_public, views_trf
+from tournament import (
+    views_arbiter,
+    views_guide,
+    views_logins,
+    views_my_games,
+    views_public,
+    views_trf,
+)
 from tournament.printing import views as print_views
 
 urlpatterns = [
@@ -11,6 +18,8 @@ urlpatterns = [
     path("events/new/", views_arbiter.event_create, name="event_create"),
     path("guide/", views_guide.guide, name="arbiter_guide"),
     path("guide/images/<str:name>", views_guide.guide_image, name="arbiter_guide_image"),
+    path("my-games/", views_my_games.my_games, name="my_games"),
+    path("invitations/<str:secret>/", views_logins.accept, name="login_invitation"),
     path("e/<slug:slug>/", views_public.event_home, name="event_home"),
     path("e/<slug:slug>/pairings/", views_public.pairings, name="event_pairings"),
     path("e/<slug:slug>/pairings/by-name/", views_public.pairings_by_name,
@@ -29,8 +38,14 @@ urlpatterns = [
     path("e/<slug:slug>/arbiter/players/", views_arbiter.players, name="arbiter_players"),
     path("e/<slug:slug>/arbiter/players/import/", views_arbiter.players_import,
          name="arbiter_players_import"),
+    path("e/<slug:slug>/arbiter/players/invite/", views_logins.invite_players,
+         name="arbiter_players_invite"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/", views_arbiter.player_edit,
          name="arbiter_player_edit"),
+    path("e/<slug:slug>/arbiter/players/<int:player_id>/login/invite/",
+         views_logins.invite_player, name="arbiter_player_invite"),
+    path("e/<slug:slug>/arbiter/players/<int:player_id>/login/withdraw/",
+         views_logins.withdraw_login, name="arbiter_player_login_withdraw"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/withdraw/",
          views_arbiter.player_withdraw, name="arbiter_player_withdraw"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/absence/",

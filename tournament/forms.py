@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import COLOURS
@@ -178,3 +180,19 @@ class OtherResultForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=300, label=_("Reason"))
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, with the username's length checked before any password is.
+
+    ``AuthenticationForm`` sets its username field's ``max_length`` after the field is built,
+    so no validator enforces it: an over-long name went on to ``authenticate`` and into
+    django-axes' table of attempts (255 characters, which PostgreSQL enforces). Here it is a
+    field error, and nothing is tried or counted. The login page and an invitation's login use
+    it alike.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))

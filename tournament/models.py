@@ -330,6 +330,8 @@ class HistoryEntry(models.Model):
         ROUND_REPAIRED = "round_repaired", _("round paired again")
         PAIRING_EDITED = "pairing_edited", _("pairing edited by hand")
         ABSENCE_FORFEITED = "absence_forfeited", _("absence became a forfeit")
+        LOGIN_GIVEN = "login_given", _("player login given")
+        LOGIN_WITHDRAWN = "login_withdrawn", _("player login withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(auto_now_add=True)
@@ -349,3 +351,55 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.summary}"
+
+
+class PlayerLogin(models.Model):
+    """A player's account for one event: whoever logs in with it sees that player's games
+    ("My games"), nothing more. It gives no arbiter right: those come from ``Event.arbiters``
+    and the organiser permission only.
+
+    One per player (the one-to-one); an account holds players of many events but at most one
+    of each (the constraint: ``event`` repeats ``player.event`` only so that the database can
+    enforce it). A withdrawn login is kept, so that the account's page can say it was
+    withdrawn; a later invitation accepted for the player takes the row over.
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="login")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="player_logins")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="player_logins")
+    attached_at = models.DateTimeField()
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"],
+                                    condition=models.Q(withdrawn_at__isnull=True),
+                                    name="one_player_per_account_and_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} as {self.user}"
+
+
+class LoginInvitation(models.Model):
+    """A one-time link by which a player sets up a login, or adds this event to their account.
+
+    Only the SHA-256 digest of the link's secret is kept: the link is shown once, to the
+    arbiter who made it (to hand over or print), and a copy of the database opens nothing. An
+    invitation ends when it is used, when it expires, when a newer one for the same player
+    replaces it and when the player's login is withdrawn (``closed_at``).
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE,
+                               related_name="login_invitations")
+    digest = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invitation for {self.player}"

@@ -7,6 +7,8 @@ from django.urls import include, path
 from django.views.decorators.cache import cache_page
 from django.views.i18n import JavaScriptCatalog
 
+from tournament.forms import LoginForm
+
 #: Changes whenever a compiled catalogue does, so a deployment with new translations never
 #: serves the previous ones from the cache (the cache key already holds the language).
 _CATALOG_VERSION = max(
@@ -17,7 +19,8 @@ _CATALOG_VERSION = max(
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm),
+         name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     # The scripts' translations (gettext, ngettext, interpolate), served by this server.

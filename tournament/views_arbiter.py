@@ -22,6 +22,7 @@ from tournament.forms import (
 )
 from tournament.models import Absence, Board, Player, Result, Round
 from tournament.permissions import arbiter_required
+from tournament.services import logins
 from tournament.standings_bridge import inconsistencies, reading_notes, tiebreak_registry
 from tournament.tiebreak_texts import texts
 
@@ -102,9 +103,10 @@ def players(request, event):
             messages.success(request, _("%(name)s added with pairing number %(seed)d.")
                              % {"name": player.name, "seed": player.seed})
             return redirect("arbiter_players", event.slug)
+    states = logins.login_states(event)
     return render(request, "tournament/arbiter/players.html", _ctx(
         event, form=form, import_form=PlayerImportForm(),
-        players=event.players.prefetch_related("absences"),
+        players=[(p, states.get(p.pk)) for p in event.players.prefetch_related("absences")],
         next_round=services.next_round_number(event), format=services.event_format(event),
         order=services.order_text(event),
     ))
@@ -122,8 +124,8 @@ def player_edit(request, event, player_id):
         else:
             messages.success(request, _("Player saved."))
             return redirect("arbiter_players", event.slug)
-    return render(request, "tournament/arbiter/player_form.html",
-                  _ctx(event, form=form, player=player))
+    return render(request, "tournament/arbiter/player_form.html", _ctx(
+        event, form=form, player=player, login=logins.login_states(event).get(player.pk)))
 
 
 @arbiter_required

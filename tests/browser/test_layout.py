@@ -5,8 +5,8 @@ A page may never scroll sideways as a whole: wide tables scroll inside their own
 still visible beside them. At laptop width nothing of this 14-player event needs scrolling at
 all (the clock hall's controls included), and badges keep their pill shape. One Chromium page
 per width visits every public page anonymously, then every arbiter page with an arbiter's
-session; all breakages are collected and reported together, each naming the element that
-sticks out of the viewport.
+session, then a player's "My games" with the player's session; all breakages are collected
+and reported together, each naming the element that sticks out of the viewport.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from clocks import services as clock_services
 from games import simulation
@@ -28,6 +29,7 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
 )
 from tournament import services
 from tournament.models import Board, Event
+from tournament.services import logins
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -138,6 +140,16 @@ def event(arbiter):  # noqa: F811
     return build_event(arbiter)
 
 
+@pytest.fixture
+def player(event):
+    """The long-named player's login (its "My games" is as wide as that page gets) and another
+    player's open invitation, made before the browser starts too."""
+    first, second = event.players.order_by("pk")[:2]
+    user = get_user_model().objects.create_user("layout-player", password="pw-layout-player-1")
+    logins.accept_invitation(logins.invite(first).secret, user)
+    return user, logins.invite(second).secret
+
+
 def build_event(user) -> Event:
     """A demo-like event: four rounds played with game records, round five published and its
     clocks running, one long name and club in the field."""
@@ -213,10 +225,12 @@ def check(page, url: str) -> list[str]:
 
 
 def test_no_page_scrolls_sideways_at_phone_tablet_or_laptop_width(
-    event, arbiter, server, browser  # noqa: F811
+    event, arbiter, player, server, browser  # noqa: F811
 ):
-    public, desk = public_paths(event), arbiter_paths(event)
-    cookie = session_cookie(arbiter, server)
+    account, invitation = player
+    public = {**public_paths(event), "invitation": f"/invitations/{invitation}/"}
+    desk = arbiter_paths(event)
+    cookie, player_cookie = session_cookie(arbiter, server), session_cookie(account, server)
     failures = []
     for width_name, (width, height) in WIDTHS.items():
         context = browser.new_context(viewport={"width": width, "height": height})
@@ -229,5 +243,10 @@ def test_no_page_scrolls_sideways_at_phone_tablet_or_laptop_width(
         for label, path in desk.items():
             failures += [f"{width_name} {width}px, {label} ({path}): {problem}"
                          for problem in check(page, server.url + path)]
+        context.clear_cookies()
+        context.add_cookies([player_cookie])
+        failures += [f"{width_name} {width}px, my games: {problem}"
+                     for problem in check(page, server.url + "/my-games/")]
+        assert page.locator(".my-seat").count() == 1  # the player's own page, not the login
         context.close()
     assert not failures, "\n".join(failures)

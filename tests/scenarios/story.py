@@ -16,6 +16,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import unescape
 
 from django.db import connection
 from django.test import Client
@@ -295,14 +296,21 @@ class Arbiter(Visitor):
 
     @step
     def edits_pairing(self, number: int, board: int, first: str, second: str | None,
-                      reason: str) -> None:
+                      reason: str, *, confirm: bool = False) -> None:
         url = self.url("arbiter_round", number)
         form = self.find_form(self.page(url), url,
                               action=self.url("arbiter_round_action", number, "edit"))
         ids = {label: value for value, label, _s in form.selects["first"].options}
-        self.submit(url, {"board": board, "first": ids[first],
-                          "second": ids[second] if second else "", "reason": reason},
-                    action=self.url("arbiter_round_action", number, "edit"))
+        self._round_action(number, "edit", {"board": board, "first": ids[first],
+                                            "second": ids[second] if second else "",
+                                            "reason": reason}, confirm=confirm)
+
+    @step
+    def plays_round_online(self, number: int) -> None:
+        """The round's online page: **Play this round online**, or, once it is online,
+        **Deal their games** for the boards a re-pairing made."""
+        url = self.url("online_round", number)
+        self.submit(url, action=self.url("online_round_action", number, "mark"))
 
     def boards(self, number: int) -> list[BoardRow]:
         """The round's boards as its arbiter page lists them."""
@@ -388,6 +396,26 @@ class Arbiter(Visitor):
         self.submit(url, {"reason": reason}, action=form.action,
                     button=("accept", "1" if accept else "0"))
 
+    # -- player logins --------------------------------------------------------------------
+
+    @step
+    def invites(self, name: str) -> str:
+        """**Invite to log in** on the players page; the link of the slip it shows."""
+        pk = self.player_ids()[name]
+        url = self.url("arbiter_players")
+        form = self.find_form(self.page(url), url, action=self.url("arbiter_player_invite", pk))
+        response = self.client.post(form.action, form.data())
+        if response.status_code != 200:
+            raise Refused(f"inviting {name}: {response.status_code}")
+        return invitation_links(response.content.decode())[pk]
+
+    @step
+    def withdraws_login(self, name: str) -> None:
+        """**Withdraw the login** on the player's page."""
+        pk = self.player_ids()[name]
+        url = self.url("arbiter_player_edit", pk)
+        self.submit(url, action=self.url("arbiter_player_login_withdraw", pk))
+
     def scoresheet_token(self, number: int, name: str) -> str:
         """The board link printed on the scoresheet handed to ``name``'s board."""
         return self.board_of(number, name).token
@@ -419,6 +447,72 @@ class Player(Visitor):
         return response.json()
 
 
+def invitation_links(html: str) -> dict[int, str]:
+    """The links of the invitation slips on a page, by player id."""
+    return {int(pk): url for pk, url in re.findall(
+        r'<section class="slip invitation" data-player="(\d+)">.*?<p class="url"><a href="([^"]+)"',
+        html, re.S)}
+
+
+@dataclass(frozen=True)
+class MySeat:
+    """One event on a logged-in player's "My games" page, as the page says it."""
+
+    text: str
+    personal_link: str | None
+    board_page: str | None
+
+
+class Account(Visitor):
+    """A player with a login: their own browser, their username and password."""
+
+    @step
+    def accepts_invitation(self, url: str, username: str, password: str) -> None:
+        """A new login from the invitation's form (the browser is logged in afterwards)."""
+        self.submit(url, {"new-username": username, "new-password1": password,
+                          "new-password2": password}, having="new-username")
+
+    @step
+    def logs_in_to_accept(self, url: str, username: str, password: str) -> None:
+        """The invitation's other form: the login the player already has."""
+        self.submit(url, {"username": username, "password": password}, having="password")
+
+    @step
+    def adds_event(self, url: str) -> None:
+        """Logged in already: the invitation's one button adds the event to this login."""
+        self.submit(url, having="action")
+
+    @step
+    def logs_in(self, username: str, password: str) -> None:
+        url = reverse("login")
+        self.submit(url, {"username": username, "password": password}, having="password")
+
+    @step
+    def logs_out(self) -> None:
+        self.client.post(reverse("logout"))
+
+    def my_games(self) -> tuple[dict[str, MySeat], list[str]]:
+        """Each event's section of "My games" by slug, and the notices of withdrawn logins."""
+        html = self.get(reverse("my_games")).content.decode()
+        seats = {}
+        for slug, body in re.findall(r'<section class="card my-seat" data-event="([^"]+)">'
+                                     r'(.*?)</section>', html, re.S):
+            personal = re.search(r'class="button personal-link" href="([^"]+)"', body)
+            board = re.search(r'class="button secondary board-page" href="([^"]+)"', body)
+            seats[slug] = MySeat(text(body), personal and personal.group(1),
+                                 board and board.group(1))
+        notices = [text(n) for n in re.findall(r'<p class="card conflict withdrawn-login">'
+                                               r'(.*?)</p>', html, re.S)]
+        return seats, notices
+
+
+def text(html: str) -> str:
+    """What a person reads in a piece of a page: its text, its spaces collapsed (none before
+    punctuation that followed a tag)."""
+    words = " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    return re.sub(r" ([,.;:])", r"\1", words)
+
+
 class EventStory:
     """One event: its arbiter, its players, the public, and the checks run after each step."""
 
@@ -433,6 +527,13 @@ class EventStory:
         self.arbiter = Arbiter(self, client)
         self.public = Visitor(self, ReadingClient())
         self._players: dict[str, Player] = {}
+        self._accounts: dict[str, Account] = {}
+
+    def account(self, key: str) -> Account:
+        """A player with a login, one browser per ``key``."""
+        if key not in self._accounts:
+            self._accounts[key] = Account(self, ReadingClient())
+        return self._accounts[key]
 
     def player(self, name: str) -> Player:
         if name not in self._players:

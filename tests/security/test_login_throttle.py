@@ -2,6 +2,7 @@
 locked from that address, even with the right password, while other accounts still log in."""
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -35,3 +36,12 @@ def test_a_right_password_before_the_limit_logs_in_and_resets_the_count(arbiter)
         assert _login(client, "sec-arbiter", f"guess-{n}").status_code == 200
     assert _login(client, "sec-arbiter", "pw-sec-arbiter-1").status_code == 302
     assert _login(Client(), "sec-arbiter", "wrong-again").status_code == 200
+
+
+def test_an_overlong_username_is_a_field_error_and_no_attempt(arbiter):
+    """The login form checks the username's length before any password: django-axes' table
+    of attempts holds 255 characters, which PostgreSQL enforces."""
+    response = _login(Client(), "u" * 100_000, "whatever")
+    assert response.status_code == 200
+    assert "Ensure this value has at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists()

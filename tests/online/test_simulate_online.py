@@ -72,11 +72,12 @@ def test_the_bot_plays_one_seat_from_its_personal_link_against_another_client():
         call_command("online_bot", "not a link")
 
 
-def test_bench_online_reports_latency_losses_and_finished_games():
+@pytest.mark.parametrize("server", ["daphne", "uvicorn"])
+def test_bench_online_reports_latency_losses_and_finished_games(server):
     out = io.StringIO()
     try:
         call_command("bench_online", games=2, seconds=3, workers=1, min_think=0.02,
-                     max_think=0.05, stdout=out)
+                     max_think=0.05, server=server, stdout=out)
     finally:
         wait_for_other_sessions_to_end()
     lines = dict(line.split(": ", 1) for line in out.getvalue().splitlines()

@@ -7,7 +7,8 @@ server).
 Result versions and game records are kept whole: the audit trail survives a move between
 servers. Users are referred to by username and left out where they do not exist.
 
-A round played online keeps who marked it online (``rounds[i].online``), and each of its boards
+An event whose every round is played online says who switched it so (``event.online``). A
+round played online keeps who marked it online (``rounds[i].online``), and each of its boards
 its dealt game (``boards[j].online``): seed, commitment, the moves as stored, the two personal
 links and the index of its record on the board, so a game in progress goes on from where it
 stood with the links already printed on the players' slips. The seed and the links are
@@ -27,7 +28,14 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from backups import online_clocks, reader
-from games.models import GameRecord, OnlineGame, OnlineRound, ResultRecord, new_seat_token
+from games.models import (
+    GameRecord,
+    OnlineEvent,
+    OnlineGame,
+    OnlineRound,
+    ResultRecord,
+    new_seat_token,
+)
 from tournament.models import Board, Event, HistoryEntry, Result, new_board_token
 
 FORMAT = "ingenious-td-event"
@@ -95,7 +103,7 @@ def export_event(event: Event) -> dict:
             "number": round_.number, "status": round_.status,
             "starts_at": _dt(round_.starts_at), "published_at": _dt(round_.published_at),
             "closed_at": _dt(round_.closed_at), "pairing_note": round_.pairing_note,
-            "online": _online_round(online_rounds.get(round_.pk)),
+            "online": _online_mark(online_rounds.get(round_.pk)),
             "boards": boards,
         })
     return {
@@ -106,6 +114,7 @@ def export_event(event: Event) -> dict:
             "end_date": event.end_date.isoformat() if event.end_date else None,
             "bye_vp": _dec(event.bye_vp), "absence_vp": _dec(event.absence_vp),
             "arbiters": sorted(event.arbiters.values_list("username", flat=True)),
+            "online": _online_mark(OnlineEvent.objects.filter(event=event).first()),
         },
         "players": [
             {"seed": p.seed, "name": p.name, "club": p.club, "country": p.country,
@@ -127,7 +136,7 @@ def export_event(event: Event) -> dict:
     }
 
 
-def _online_round(online: OnlineRound | None) -> dict | None:
+def _online_mark(online: OnlineRound | OnlineEvent | None) -> dict | None:
     if online is None:
         return None
     return {"marked_by": online.marked_by.username if online.marked_by else None,
@@ -173,6 +182,11 @@ def _write(plan: reader.Plan, arbiter) -> Event:
         event.arbiters.set(users.filter(username__in=plan.arbiters))
     else:
         event.arbiters.set([arbiter])
+    if plan.online is not None:
+        online, marked_by, marked_at = plan.online
+        online.event, online.marked_by = event, users.filter(username=marked_by).first()
+        online.save()
+        _keep_time(OnlineEvent, online.pk, "marked_at", marked_at)
     by_seed = {}
     for player, absences in plan.players:
         player.event = event

@@ -29,7 +29,7 @@ from django.utils.translation import ngettext
 from games.dealt import MoveRefused, Table, parse_seed
 from games.engine import EngineError
 from games.engine_messages import move_refusal_text
-from games.models import SEAT_TOKEN, GameRecord, OnlineGame, OnlineRound
+from games.models import SEAT_TOKEN, GameRecord, OnlineEvent, OnlineGame, OnlineRound
 from tournament.models import (
     Absence,
     Board,
@@ -57,8 +57,8 @@ class Problems(Exception):
         super().__init__(text)
 
 
-OnlineMark = tuple[OnlineRound, str | None, datetime | None]
-"""A round played online: (unsaved row, marked_by username, marked_at)."""
+OnlineMark = tuple[OnlineRound | OnlineEvent, str | None, datetime | None]
+"""A round (or the whole event) played online: (unsaved row, marked_by username, marked_at)."""
 
 
 @dataclass
@@ -100,6 +100,7 @@ class Plan:
     players: list[tuple[Player, list[Absence]]]
     rounds: list[PlannedRound]
     history: list[tuple[HistoryEntry, datetime | None]]
+    online: OnlineMark | None = None  # every round of the event played online
 
 
 class _Reader:
@@ -335,7 +336,8 @@ class _Reader:
                     % {"n": round_.number})
             numbers.add(round_.number)
             planned_round = PlannedRound(round_,
-                                         online=self.online_round(data.get("online"), path))
+                                         online=self.online_mark(data.get("online"), path,
+                                                                OnlineRound()))
             seated: set[int] = set()
             for b_index, raw_board in enumerate(self.items(data.get("boards"), f"{path}.boards")):
                 b_path = f"{path}.boards[{b_index}]"
@@ -383,14 +385,15 @@ class _Reader:
                                        path, len(planned.records), second is None, bye_vp)
         return planned
 
-    def online_round(self, raw, path: str) -> OnlineMark | None:
-        """``rounds[i].online``: null (or missing, in older files) for a round played over the
-        board; who marked it online and when for one played online."""
+    def online_mark(self, raw, path: str, row: OnlineRound | OnlineEvent) -> OnlineMark | None:
+        """``rounds[i].online`` (``row`` an OnlineRound) or ``event.online`` (an OnlineEvent):
+        null (or missing, in older files) when played over the board; who marked it online and
+        when otherwise."""
         if raw is None:
             return None
         path = f"{path}.online"
         data = self.obj(raw, path)
-        return (OnlineRound(), self.get(data, "marked_by", path, (str, type(None)), default=None),
+        return (row, self.get(data, "marked_by", path, (str, type(None)), default=None),
                 self.moment(data.get("marked_at"), f"{path}.marked_at"))
 
     def online_game(self, raw, path: str, board: PlannedBoard, round_: PlannedRound,
@@ -498,6 +501,8 @@ def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
     reader = _Reader()
     data = reader.obj(data, "file")
     event = reader.event(reader.obj(data.get("event"), "event"), slug, fields, optional)
+    online = reader.online_mark(reader.obj(data.get("event"), "event").get("online"), "event",
+                                OnlineEvent())
     arbiters = [a for a in reader.items(reader.obj(data.get("event"), "event").get(
         "arbiters", []), "event.arbiters") if isinstance(a, str)]
     players, seeds = reader.players(reader.items(data.get("players"), "players"))
@@ -514,7 +519,7 @@ def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
     history = reader.history(reader.items(data.get("history", []), "history"))
     if reader.found:
         raise Problems(reader.found)
-    return Plan(event, arbiters, players, rounds, history)
+    return Plan(event, arbiters, players, rounds, history, online)
 
 
 def _tuple(kinds) -> tuple:

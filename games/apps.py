@@ -19,7 +19,13 @@ class GamesConfig(AppConfig):
             record_origins,
             records_and_live_entries,
         )
-        from games.online import arbiter_command, flag_fell, press_guard, watch_path
+        from games.online import (
+            arbiter_command,
+            flag_fell,
+            press_guard,
+            round_published,
+            watch_path,
+        )
         from games.services import carry_record_link
         from tournament import board_attachments, links, signals
 
@@ -28,6 +34,7 @@ class GamesConfig(AppConfig):
         links.board_pages.register("online games", online_watch_pages)
         links.personal_links.register("online games", online_seat_links)
         signals.result_carried_over.connect(carry_record_link, dispatch_uid="games-record-link")
+        signals.round_published.connect(round_published, dispatch_uid="games-online-event")
         register_press_guard("online games", press_guard)
         register_flag_listener("online games", flag_fell)
         register_spectator_page("online games", watch_path)

@@ -88,6 +88,21 @@ def new_seat_token() -> str:
 SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]{10,32}")
 
 
+class OnlineEvent(models.Model):
+    """An event whose rounds are played online: each round goes online when it is published
+    (``games.online.round_published``), unless the arbiter dealt it earlier or it began over
+    the board. Rounds online already stay online when the switch is turned off."""
+
+    event = models.OneToOneField("tournament.Event", on_delete=models.CASCADE,
+                                 related_name="online_play")
+    marked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, blank=True, related_name="+")
+    marked_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"online play of {self.event}"
+
+
 class OnlineRound(models.Model):
     """A round the arbiter runs online: its boards are played on the server (issue #15)."""
 

@@ -24,6 +24,7 @@ A move takes the game row, then the clock row, each locked once (``games.online_
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import secrets
@@ -45,8 +46,8 @@ from games.dealt import SEED_BYTES, MoveRefused, Table, parse_seed
 from games.engine import format_record
 from games.engine_messages import move_refusal_text
 from games.live import tags_for
-from games.models import LiveGame, OnlineGame, OnlineRound
-from tournament.models import Board, Round
+from games.models import LiveGame, OnlineEvent, OnlineGame, OnlineRound
+from tournament.models import Board, Event, Round
 from tournament.tokens import TokenRefused, check_round_open
 
 SEATS = ("A", "B")
@@ -118,6 +119,41 @@ def mark_online(round_: Round, *, user=None) -> list[OnlineGame]:
                 % {"n": board.number})
     OnlineRound.objects.get_or_create(round=round_, defaults={"marked_by": _user(user)})
     return [game_for(board) for board in boards]
+
+
+@transaction.atomic
+def mark_event_online(event: Event, *, user=None) -> list[int]:
+    """Play the event's rounds online from now on: every round not closed whose games have not
+    begun over the board goes online now (a drafted one too, so that its slips can be printed
+    before publication), every later round when it is published (``round_published``).
+    Returns the numbers of the rounds that went online now."""
+    OnlineEvent.objects.get_or_create(event=event, defaults={"marked_by": _user(user)})
+    dealt = []
+    for round_ in event.rounds.exclude(status=Round.Status.CLOSED).order_by("number"):
+        try:
+            mark_online(round_, user=user)
+        except OnlineRefused:
+            continue  # begun over the board: it stays so
+        dealt.append(round_.number)
+    return dealt
+
+
+def stop_event_online(event: Event) -> None:
+    """Later rounds are played over the board again; rounds online already stay online."""
+    OnlineEvent.objects.filter(event=event).delete()
+
+
+def is_event_online(event: Event) -> bool:
+    return OnlineEvent.objects.filter(event=event).exists()
+
+
+def round_published(sender, round, **kwargs) -> None:
+    """``tournament.signals.round_published``: a round of an online event goes online as it is
+    published (dealt now, unless the arbiter dealt it before). A round that began over the
+    board before (a result entered for a drafted round) stays so; its online page says so."""
+    if is_event_online(round.event):
+        with contextlib.suppress(OnlineRefused):
+            mark_online(round)
 
 
 def _user(user):

@@ -53,7 +53,33 @@ def online_round(request, event: Event, number: int):
     return render(request, "games/online_round.html", {
         "event": event, "is_arbiter": True, "round": round_, "online": is_online,
         "rows": rows, "undealt": games - len(rows) if is_online else 0,
+        "event_online": online.is_event_online(event),
     })
+
+
+@arbiter_required
+@require_POST
+def online_event_action(request, event: Event, action: str):
+    """The event's switch (``mark``: every round online from now on; ``stop``: later rounds
+    over the board again), from a round's online page, which it returns to."""
+    if action == "mark":
+        numbers = online.mark_event_online(event, user=request.user)
+        text = _("Every round of this event is played online as it is published.")
+        if numbers:
+            text += " " + ngettext("Online now: round %(rounds)s.",
+                                   "Online now: rounds %(rounds)s.", len(numbers)) % {
+                "rounds": ", ".join(map(str, numbers))}
+        messages.success(request, text)
+    elif action == "stop":
+        online.stop_event_online(event)
+        messages.success(request, _("Later rounds are played over the board; rounds online "
+                                    "already stay online."))
+    else:
+        messages.error(request, _("Unknown action %(action)r.") % {"action": action})
+    number = request.POST.get("round", "")
+    if number.isdigit() and event.rounds.filter(number=int(number)).exists():
+        return redirect("online_round", event.slug, int(number))
+    return redirect("arbiter_dashboard", event.slug)
 
 
 @arbiter_required

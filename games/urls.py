@@ -15,6 +15,8 @@ urlpatterns = [
     path("p/<str:token>/", online_views.online_play, name="online_play"),
     path("e/<slug:slug>/online/<int:number>/<int:board>/", online_views.online_watch,
          name="online_watch"),
+    path("e/<slug:slug>/arbiter/online/event/<str:action>/", online_arbiter.online_event_action,
+         name="online_event_action"),
     path("e/<slug:slug>/arbiter/online/<int:number>/", online_arbiter.online_round,
          name="online_round"),
     path("e/<slug:slug>/arbiter/online/<int:number>/slips/", online_arbiter.online_slips,

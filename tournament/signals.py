@@ -19,3 +19,7 @@ from, the new one came from too. Arguments: ``result`` (the new version), ``sour
 
 round_closed = Signal()
 """A round was closed. Arguments: ``event``, ``number``."""
+
+round_published = Signal()
+"""A round was published (sent inside the publishing transaction). Arguments: ``round``.
+An online event's rounds go online here."""

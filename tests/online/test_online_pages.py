@@ -163,3 +163,45 @@ def test_the_public_pairings_link_each_online_game_to_its_spectators_page(client
     assert f'href="/e/{slug}/online/1/1/">watch</a>' not in russian
     csv = client.get(pairings, {"_export": "csv"}).content.decode()
     assert "online" not in csv and "watch" not in csv
+
+
+def test_a_whole_event_goes_online_from_the_page_and_each_new_round_as_it_is_published(
+        arbiter_client, round_):
+    from tournament import services as event_services
+
+    event = round_.event
+    page = arbiter_client.get(_url(round_))
+    assert "Play every round online" in page.content.decode()
+    answer = arbiter_client.post(f"/e/{event.slug}/arbiter/online/event/mark/",
+                                 {"round": round_.number}, follow=True)
+    text = answer.content.decode()
+    assert answer.redirect_chain[-1][0] == _url(round_)
+    assert "Online now: round 1." in text and "Play later rounds over the board" in text
+    assert online.is_online(round_) and OnlineGame.objects.filter(board__round=round_).count() == 2
+    online.start_round(round_, who="arbiter")
+    for game in OnlineGame.objects.filter(board__round=round_):
+        assert online.play(game, "A", {"move": "resign"}).error is None  # results by the games
+    event_services.close_round(round_)
+    second = event_services.start_manual_round(event, reason="round 2 by hand")
+    players = list(event.players.order_by("pk"))
+    event_services.edit_pairing(second, first_id=players[1].pk, second_id=players[0].pk,
+                                board_number=1, reason="by hand")
+    assert not online.is_online(second)  # a draft is dealt at publication
+    event_services.publish_round(second)
+    assert online.is_online(second)
+    assert OnlineGame.objects.filter(board__round=second).count() == 1
+    answer = arbiter_client.post(f"/e/{event.slug}/arbiter/online/event/stop/",
+                                 {"round": second.number}, follow=True)
+    assert "rounds online already stay online" in answer.content.decode()
+    assert online.is_online(second) and not online.is_event_online(event)
+    assert arbiter_client.post(f"/e/{event.slug}/arbiter/online/event/mark/").status_code == 302
+
+
+def test_the_event_switch_is_for_the_events_arbiters(client, round_):
+    url = f"/e/{round_.event.slug}/arbiter/online/event/mark/"
+    assert client.post(url).status_code in (302, 403)
+    assert not online.is_event_online(round_.event)
+    outsider = get_user_model().objects.create_user("outsider", password="pw-out-1")
+    client.force_login(outsider)
+    assert client.post(url).status_code == 403
+    assert not online.is_event_online(round_.event)

@@ -201,6 +201,21 @@ def test_an_old_backup_without_online_games_still_imports(backup):
     assert Result.objects.filter(board__round__event=event).count() == 1
 
 
+def test_an_event_played_online_round_after_round_stays_so_after_a_restore(arbiter):
+    round_ = create_clock_event(1, arbiter=arbiter, slug="online-everywhere")
+    online.mark_event_online(round_.event, user=arbiter)
+    data = json.loads(json.dumps(document.export_event(round_.event)))
+    assert data["event"]["online"]["marked_by"] == arbiter.username
+    delete_event(round_)
+    event = document.import_event(data)
+    assert online.is_event_online(event) and online.is_online(event.rounds.get())
+    assert document.export_event(event)["event"]["online"] == data["event"]["online"]
+    crafted = copy.deepcopy(data)
+    crafted["event"]["slug"], crafted["event"]["online"] = "crafted", {"marked_at": "soon"}
+    with pytest.raises(document.BackupError, match=r"event\.online\.marked_at"):
+        document.import_event(crafted)
+
+
 def _set(board, key, value):
     return lambda d: d["rounds"][0]["boards"][board]["online"].update({key: value})
 

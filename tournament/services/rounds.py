@@ -36,6 +36,7 @@ def publish_round(round_: Round) -> Round:
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
+    signals.round_published.send(Round, round=round_)
     return round_
 
 

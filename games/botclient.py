@@ -47,7 +47,8 @@ async def play_seat(url: str, token: str, rng: random.Random, *,
     """Play the seat of ``token`` until the game is over."""
     socket = await open_socket(url, f"/ws/play/{token}/")
     first = None
-    acted = -1
+    acted: set[int] = set()  # the move numbers (positions) this seat has acted in
+    seen = -1
     try:
         while True:
             message = json.loads(await asyncio.wait_for(socket.recv(), timeout))
@@ -59,9 +60,13 @@ async def play_seat(url: str, token: str, rng: random.Random, *,
             first = first or view
             if view["over"]:
                 return SeatGame(first, view)
-            if view["to_act"] == view["seat"] and view["number"] > acted:
+            number = view["number"]
+            if number < seen:  # the arbiter took a flag back: positions after it are undone
+                acted = {n for n in acted if n < number}
+            seen = number
+            if view["to_act"] == view["seat"] and number not in acted:
                 move = choose_move(view, rng)
-                acted = view["number"]
+                acted.add(number)
                 await socket.send(json.dumps(
                     {"type": "move", **{k: v for k, v in move.items() if k != "seat"}}))
     finally:

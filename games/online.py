@@ -411,6 +411,7 @@ def _follow_clock(game: OnlineGame) -> None:
     table = _table(game)
     held = clock_services.HeldClock(game.board)
     clock = held.snapshot
+    changed = False
     for seat in SEATS:
         if clock["flags"][seat] is None and {"seat": seat, "move": "flag"} in table.moves:
             if table.moves[-1] != {"seat": seat, "move": "flag"}:
@@ -419,13 +420,16 @@ def _follow_clock(game: OnlineGame) -> None:
                       "can no longer be taken back. Correct the result by hand if need be.")
                     % {"seat": seat})
             game.moves = table.moves[:-1]
-            table = _replay(game)
-    _apply_flags(table, clock)
+            table, changed = _replay(game), True
+    changed = _apply_flags(table, clock) or changed
     if not table.over and clock["turn"] != table.to_act:
         raise clock_services.ClockRefused(
             _("In this online game seat %(seat)s is to move: the clock's turn must be "
               "%(seat)s.") % {"seat": table.to_act})
-    _save(game, table, held, last_seat="arbiter")
+    if changed:  # otherwise the clock's own snapshot tells the sockets all there is
+        _save(game, table, held, last_seat="arbiter")
+    else:
+        _keep(game, table)
 
 
 def _other(seat: str) -> str:

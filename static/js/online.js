@@ -192,8 +192,16 @@
     renderClock();
   }
 
+  // Views in the order the server made them: by clock version, then move number. Each move
+  // adds to the number (a turn's end also to the version); an arbiter's flag taken back
+  // removes a move but adds to the version, so the number alone may go down.
+  function older(a, b) {
+    if (a.clock.version !== b.clock.version) return a.clock.version < b.clock.version;
+    return a.number < b.number;
+  }
+
   function applyView(next) {
-    if (next.number < view.number) return;
+    if (older(next, view)) return;
     if (next.number !== view.number) { chosen = null; turned = false; clearPick(); }
     view = next;
     applyClock(next.clock);

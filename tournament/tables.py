@@ -81,8 +81,27 @@ class PairingsTable(ExportTable):
     def render_page(self, value):
         return format_html('<a href="{}">{}</a>', value.url, value.label)
 
+    def render_first(self, value, record):
+        return _with_seat_link(value, record.get("first_link"))
+
     def render_second(self, value, record):
-        return value if value else format_html("<em>{}</em>", _("bye"))
+        if not value:
+            return format_html("<em>{}</em>", _("bye"))
+        return _with_seat_link(value, record.get("second_link"))
+
+    def value_first(self, value):
+        return value
+
+    def value_second(self, value):
+        return value or _("bye")
+
+
+def _with_seat_link(name: str, link) -> str:
+    """A player's name, with their personal link for the arbiters (rows carry it only then)."""
+    if link is None:
+        return name
+    return format_html('{} <a class="seat-link" href="{}">{}</a>', name, link.url,
+                       _("Personal link"))
 
 
 class PairingsByNameTable(ExportTable):

@@ -115,10 +115,15 @@ def _vp_before(event: Event, round_: Round) -> dict[int, object]:
     return {row.player_id: row.vp for row in table}
 
 
-def _board_rows(event, round_) -> list[dict]:
+def _board_rows(event, round_, *, arbiter: bool) -> list[dict]:
+    """The pairings by board; for the event's arbiters with each seat's personal link where
+    another app keeps one (``links.personal_links``: an online game's), to hand out."""
     before = _vp_before(event, round_)
     boards = services.boards_with_results(round_)
     pages = links.board_pages.links(board.pk for board, _result in boards)
+    seats = links.personal_links.links(
+        (board.pk, player) for board, _result in boards
+        for player in (board.first_id, board.second_id) if player) if arbiter else {}
     rows = []
     for board, _result in boards:
         rows.append({
@@ -127,6 +132,8 @@ def _board_rows(event, round_) -> list[dict]:
             "second": board.second.name if board.second else "",
             "second_vp": before.get(board.second_id, 0) if board.second else None,
             "page": pages.get(board.pk),
+            "first_link": seats.get((board.pk, board.first_id)),
+            "second_link": seats.get((board.pk, board.second_id)),
         })
     return rows
 
@@ -155,7 +162,8 @@ def _pairings_page(request, slug, *, by_name: bool):
         table = PairingsByNameTable(_name_rows(event, round_) if round_ else [],
                                     order_by="name")
     else:
-        table = PairingsTable(_board_rows(event, round_) if round_ else [])
+        table = PairingsTable(_board_rows(event, round_, arbiter=request.is_arbiter)
+                              if round_ else [])
     RequestConfig(request, paginate=False).configure(table)
     name = f"{event.slug}-pairings" + ("-by-name" if by_name else "")
     return _export(request, table, name) or render(

@@ -205,3 +205,23 @@ def test_the_event_switch_is_for_the_events_arbiters(client, round_):
     client.force_login(outsider)
     assert client.post(url).status_code == 403
     assert not online.is_event_online(round_.event)
+
+
+def test_the_pairings_page_gives_the_arbiters_every_seats_personal_link(
+        client, arbiter_client, round_):
+    """Issue #15: the personal links on the pairings page for logged-in arbiters only."""
+    pairings = reverse("event_pairings", args=[round_.event.slug])
+    games = online.mark_online(round_)
+    page = arbiter_client.get(pairings).content.decode()
+    for game in games:
+        for seat in ("A", "B"):
+            assert f'class="seat-link" href="/p/{game.token(seat)}/"' in page
+    csv = arbiter_client.get(pairings, {"_export": "csv"}).content.decode()
+    assert "/p/" not in csv and "Personal link" not in csv
+    assert "Player 0001" in csv
+    client.logout()
+    public = client.get(pairings).content.decode()
+    assert "/p/" not in public and "seat-link" not in public
+    outsider = get_user_model().objects.create_user("other-arbiter", password="pw-other-1")
+    client.force_login(outsider)
+    assert "/p/" not in client.get(pairings).content.decode()

@@ -18,6 +18,8 @@ from tournament.pairing import Entrant, pairing_order
 
 NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo"]
 
+pytestmark = pytest.mark.long_story
+
 
 def a_first_move(seed: int) -> dict:
     """The first placement of some legal game, as the board page sends it."""

@@ -15,6 +15,8 @@ from tests.scenarios.story import Refused
 
 NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
+pytestmark = pytest.mark.long_story
+
 
 @pytest.fixture
 def round_robin(story):

@@ -15,7 +15,11 @@ from tests.scenarios.story import Refused
 NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo", "Iris", "Jon"]
 
 
-@pytest.mark.parametrize(("field", "rounds"), [(10, 9), (9, 9), (6, 5)])
+@pytest.mark.parametrize(("field", "rounds"), [
+    (10, 9),
+    pytest.param(9, 9, marks=pytest.mark.long_story),
+    pytest.param(6, 5, marks=pytest.mark.long_story),
+])
 def test_a_small_field_with_default_settings_plays_everyone_once_and_the_event_closes(
     story, field, rounds
 ):

@@ -312,6 +312,13 @@ class Arbiter(Visitor):
         url = self.url("online_round", number)
         self.submit(url, action=self.url("online_round_action", number, "mark"))
 
+    @step
+    def plays_every_round_online(self, number: int) -> None:
+        """From round ``number``'s online page: **Play every round online**."""
+        url = self.url("online_round", number)
+        self.submit(url, {"round": str(number)},
+                    action=reverse("online_event_action", args=[self.story.slug, "mark"]))
+
     def boards(self, number: int) -> list[BoardRow]:
         """The round's boards as its arbiter page lists them."""
         board_link = re.compile(re.escape(self.url("arbiter_board", 999999)).replace(

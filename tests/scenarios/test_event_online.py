@@ -1,0 +1,48 @@
+"""Scenario 8 (#15): a whole event played online, through the pages.
+
+The arbiter turns the event online from round 1's online page before publishing it: round 1
+is dealt at once. Once published, the public pairings page shows every player's personal link
+to the arbiter, beside the name, and to nobody else. Results are entered by hand (the
+games are played elsewhere in this story); round 2, paired and published, goes online by
+itself, its online page listing its links. Every step is checked on every page and PDF.
+"""
+
+import random
+import re
+
+from django.test import Client
+from django.urls import reverse
+
+PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"]
+
+
+def personal_links(page: str) -> list[str]:
+    return re.findall(r'class="seat-link" href="(?:https?://[^/"]+)?(/p/[^/"]+/)"', page)
+
+
+def test_an_event_played_online_round_after_round(story):
+    arbiter = story.arbiter
+    arbiter.creates_event("Online Open", format="Swiss", rounds_planned=3)
+    arbiter.enters_players(*PLAYERS)
+    first = arbiter.pairs_next_round()
+    arbiter.plays_every_round_online(first)
+    online_page = arbiter.get(arbiter.url("online_round", first)).content.decode()
+    assert "Play later rounds over the board" in online_page
+    assert len(personal_links(online_page)) == len(PLAYERS)  # dealt before publication
+    arbiter.publishes_round(first)
+
+    pairings = reverse("event_pairings", args=[story.slug])
+    shown = arbiter.get(pairings, round=str(first)).content.decode()
+    assert sorted(personal_links(shown)) == sorted(personal_links(online_page))
+    public = Client().get(pairings, {"round": str(first)}).content.decode()
+    assert personal_links(public) == [] and "/p/" not in public
+    assert "/p/" not in arbiter.get(pairings, round=str(first), _export="csv").content.decode()
+
+    arbiter.enters_round_results(first, random.Random(8))
+    arbiter.closes_round(first)
+    second = arbiter.pairs_next_round()
+    arbiter.publishes_round(second)  # goes online as it is published
+    online_page = arbiter.get(arbiter.url("online_round", second)).content.decode()
+    assert len(personal_links(online_page)) == len(PLAYERS)
+    shown = arbiter.get(pairings, round=str(second)).content.decode()
+    assert sorted(personal_links(shown)) == sorted(personal_links(online_page))

@@ -25,7 +25,7 @@ run: setup
 
 ## make test: the whole suite (browser tests run when Debian's chromium is installed)
 test: setup
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $${TEST_WORKERS:-auto} $(PYTEST_ARGS)
 
 lint: setup
 	$(BIN)/ruff check .

@@ -11,6 +11,9 @@ os.environ.setdefault("SECRET_KEY", "insecure-key-for-the-test-suite-only")
 # One cache key prefix per test run, inherited by the run's server subprocesses: runs sharing
 # a Redis database (CI passes, parallel runs) never see each other's throttle counts.
 os.environ.setdefault("CACHE_KEY_PREFIX", f"ingenious-test-{os.getpid()}")
+# Likewise for the channel layer's groups: board ids repeat across parallel runs' databases, and
+# Redis publish/subscribe ignores the database number, so only a prefix keeps them apart.
+os.environ.setdefault("CHANNEL_LAYER_PREFIX", f"ingenious-test-{os.getpid()}")
 # Automatic backups of the suite's events go to a throwaway folder, never into data/.
 os.environ.setdefault(
     "BACKUP_DIR", os.path.join(tempfile.gettempdir(), f"ingenious-test-backups-{os.getpid()}"))

@@ -75,10 +75,13 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
     # round trips per message received, one message at a time per worker, which queued clock
     # snapshots for seconds at a few hundred presses a minute. Its messages are not kept for
     # absent receivers, which clock clients do not need (they re-sync on reconnecting).
+    # ``CHANNEL_LAYER_PREFIX`` keeps several sites (or test runs) on one Redis apart: publish/
+    # subscribe channels ignore the database number, so only the prefix separates them.
+    prefix = env.get("CHANNEL_LAYER_PREFIX", "asgi").strip() or "asgi"
     return {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [url]},
+            "CONFIG": {"hosts": [url], "prefix": prefix},
         }
     }
 

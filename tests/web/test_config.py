@@ -45,6 +45,13 @@ def test_redis_channel_layer_from_redis_url():
     # publish/subscribe: one PUBLISH per group send, messages pushed to every worker
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
+    assert layer["CONFIG"]["prefix"] == "asgi"
+
+
+def test_channel_layer_prefix_keeps_sites_on_one_redis_apart():
+    layer = channel_layers_config({"REDIS_URL": "redis://127.0.0.1:6379/0",
+                                   "CHANNEL_LAYER_PREFIX": "site-b"})["default"]
+    assert layer["CONFIG"]["prefix"] == "site-b"
 
 
 def test_a_malformed_redis_url_is_refused():

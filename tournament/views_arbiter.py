@@ -199,7 +199,8 @@ def round_pair(request, event):
             round_ = services.start_manual_round(event, reason=request.POST.get("reason", ""),
                                                  user=request.user)
         else:
-            round_ = services.pair_next_round(event, user=request.user)
+            round_ = services.pair_next_round(
+                event, user=request.user, over_disputes=request.POST.get("over_disputes", ""))
     except services.ServiceError as exc:
         _fail(request, exc)
         return redirect("arbiter_dashboard", event.slug)

@@ -8,9 +8,9 @@ Results arrive through the arbiter's result pages and the players' record page (
 """
 
 import random
+from decimal import Decimal
 
 import pytest
-from decimal import Decimal
 
 from tests.scenarios import checks
 from tests.scenarios.story import Refused, random_scores

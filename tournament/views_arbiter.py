@@ -293,9 +293,10 @@ def result_entry(request, event, number):
         board = get_object_or_404(Board, round=round_, pk=int(board_id))
         if form.is_valid():
             try:
-                recorded = services.record_result(
-                    board, Result.Kind.PLAYED, user=request.user,
-                    first_scores=form.scores("first"), second_scores=form.scores("second"),
+                recorded = services.enter_slip(
+                    board, user=request.user, first_scores=form.scores("first"),
+                    second_scores=form.scores("second"),
+                    expected_version=form.cleaned_data["expected_version"],
                 )
             except services.ServiceError as exc:
                 form.add_error(None, str(exc))
@@ -304,6 +305,9 @@ def result_entry(request, event, number):
                     messages.warning(request, _("Board %(b)d: this differs from the result "
                                                 "already entered; kept as a conflict.")
                                      % {"b": board.number})
+                elif recorded.created and recorded.result.version > 1:
+                    messages.success(request, _("Board %(b)d corrected (version %(v)d).")
+                                     % {"b": board.number, "v": recorded.result.version})
                 elif recorded.created:
                     messages.success(request, _("Board %(b)d saved.") % {"b": board.number})
                 else:
@@ -318,14 +322,18 @@ def result_entry(request, event, number):
         board = next((b for b, _r in boards if str(b.pk) == chosen), None) or next(
             (b for b, r in boards if r is None and not b.is_bye), None
         )
+    stored = next((r for b, r in boards if board is not None and b.pk == board.pk), None)
+    shown = ({"first": stored.first_scores, "second": stored.second_scores}
+             if stored is not None and stored.first_scores else {})
     slip_rows = [
         (seat, getattr(board, seat),
-         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}")) for c in COLOURS])
+         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}", shown.get(seat, {}).get(c)))
+          for c in COLOURS])
         for seat in ("first", "second")
     ] if board else []
     return render(request, "tournament/arbiter/result_entry.html", _ctx(
         event, round=round_, boards=boards, board=board, form=form, colours=COLOURS,
-        slip_rows=slip_rows,
+        slip_rows=slip_rows, stored=stored,
     ))
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from tests.scenarios import checks
 from tests.scenarios.story import Refused, random_scores
+from tournament.models import Result
 
 NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo", "Iris", "Jon", "Kai",
          "Lena", "Max"]
@@ -96,6 +97,12 @@ def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_correc
     assert (corrected.first_vp, corrected.second_vp) == (Decimal(1), Decimal(0))
     assert checks.pairings_csv(story, r3) == published
     arbiter.enters_result(r3, 1, random_scores(rng), random_scores(rng))
+    # A typo seen at once: the arbiter retypes the slip, which corrects it (no dispute).
+    arbiter.enters_result(r3, 1, [18] * 6, [0] * 6)
+    retyped = only_result(story, arbiter.board(r3, 1).first, r3)
+    assert (retyped.version, retyped.first_vp, retyped.reason) == (
+        2, Decimal(1), "retyped on the slip page")
+    assert not Result.objects.filter(board=retyped.board, status="conflict").exists()
     arbiter.enters_round_results(r3, rng)
 
     # A record arrives late for a board of round 3 and disagrees with the slip; the arbiter

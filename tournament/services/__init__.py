@@ -26,7 +26,12 @@ from tournament.services.events import (
     withdraw_player,
 )
 from tournament.services.format import event_format, order_text
-from tournament.services.results import current_result, record_result, resolve_conflict
+from tournament.services.results import (
+    current_result,
+    enter_slip,
+    record_result,
+    resolve_conflict,
+)
 from tournament.services.rounds import (
     boards_with_results,
     close_round,
@@ -57,6 +62,7 @@ __all__ = [
     "create_event",
     "current_result",
     "edit_pairing",
+    "enter_slip",
     "event_format",
     "import_players",
     "missing_results",

@@ -115,6 +115,33 @@ def record_result(
     return Recorded(result, created=True, conflict=status == Result.Status.CONFLICT)
 
 
+#: Sources an arbiter types: a later slip of the event's arbiter corrects them while the round
+#: is open (one's own typo is not a dispute). Against a game record or the players, a differing
+#: slip stays a conflict: two sources disagree.
+ARBITER_TYPED = (Result.Source.SLIP, Result.Source.ARBITER)
+
+
+def enter_slip(board: Board, *, user, first_scores, second_scores,
+               expected_version: int | None = None) -> Recorded:
+    """The twelve scores of a slip, typed by the event's arbiter.
+
+    A board whose accepted result the arbiters typed themselves, in a round not yet closed, is
+    corrected (a new version naming who corrected it, no conflict): retyping is how one fixes
+    one's own typo. ``expected_version`` (the version the slip page showed) refuses the
+    correction if someone changed the result meanwhile.
+    """
+    accepted = current_result(board)
+    own_typo = (accepted is not None and accepted.source in ARBITER_TYPED
+                and board.round.status != board.round.Status.CLOSED
+                and board.round.event.is_arbiter(user))
+    return record_result(
+        board, Result.Kind.PLAYED, user=user, first_scores=first_scores,
+        second_scores=second_scores, correction=own_typo,
+        reason=_("retyped on the slip page") if own_typo else "",
+        expected_version=expected_version if own_typo else None,
+    )
+
+
 def _is_user(user) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
 

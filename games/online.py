@@ -295,7 +295,8 @@ def _save(game: OnlineGame, table: Table, held: clock_services.HeldClock, *,
                         side=resigned[0] if resigned else None, reason=table.game.end)
         held.store()
         submission = game_services.submit_record(
-            game.board, format_record(table.record()), via="online", label="online game")
+            game.board, format_record(table.record()), via=game_services.ONLINE_VIA,
+            label="online game")
         game.record = submission.record
     held.store()
     online_rows.save(game)

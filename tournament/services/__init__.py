@@ -10,6 +10,7 @@ from tournament.services.errors import (
     InvalidResult,
     NeedsConfirmation,
     Recorded,
+    ResultRefused,
     ServiceError,
     StaleResult,
 )
@@ -26,7 +27,12 @@ from tournament.services.events import (
     withdraw_player,
 )
 from tournament.services.format import event_format, order_text
-from tournament.services.results import current_result, record_result, resolve_conflict
+from tournament.services.results import (
+    current_result,
+    record_result,
+    register_result_guard,
+    resolve_conflict,
+)
 from tournament.services.rounds import (
     boards_with_results,
     close_round,
@@ -47,6 +53,7 @@ __all__ = [
     "InvalidResult",
     "NeedsConfirmation",
     "Recorded",
+    "ResultRefused",
     "ServiceError",
     "StaleResult",
     "add_player",
@@ -68,6 +75,7 @@ __all__ = [
     "parse_players_csv",
     "publish_round",
     "record_result",
+    "register_result_guard",
     "repair_round",
     "resolve_conflict",
     "schedule_round",

@@ -389,7 +389,13 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
         held.publish()
         _keep(game, table)
         return Played(_views(game, table, clock)[seat], refusal)
-    if step.ends_turn and not table.over:
+    if table.over and table.moves[-1]["move"] == "place":
+        # the game's last placement: no press (the clock finishes with the game), but the
+        # record keeps this turn's time as it keeps every other's
+        seconds = held.state.remaining_ms(seat, held.now) // 1000
+        table.moves[-1]["clock"] = seconds
+        table.note_clock(seat, seconds)
+    elif step.ends_turn and not table.over:
         outcome = held.press(seat, clock["press_number"], who=f"online {seat}")
         if outcome.ignored is not None:  # the clock will not take the turn: the move does not stand
             table = _replay(game)

@@ -75,6 +75,8 @@ REFUSALS: dict[str, str] = {
     "over": "the game is over",
     "stale": "stale move: it was sent after move {sent}, but the game is at move {now}; "
              "nothing changed, look at the board again",
+    "ahead": "this move answers move {sent}, but the game is at move {now}: the client is "
+             "ahead of the game; nothing changed, reload the game",
     "choose_first": "seat {seat} must first choose: swap or refill",
     "flagged": "seat {seat} has flagged and takes no further turns",
     "no_open_turn": "{kind} not allowed now: seat {seat} has no open turn to close (the rack "
@@ -209,7 +211,8 @@ class Table:
         if number is not None and number != len(self.moves):
             if self.game.has_stopped(seat):  # the seat's own flag made it stale: say so
                 raise _refused("flagged", seat=seat)
-            raise _refused("stale", sent=number, now=len(self.moves))
+            code = "ahead" if number > len(self.moves) else "stale"
+            raise _refused(code, sent=number, now=len(self.moves))
         try:
             if kind == "place":
                 step = self._place(seat, Placement.parse(move["placement"]))

@@ -53,7 +53,7 @@ def test_illegal_moves_are_refused_with_the_engines_reason_and_change_nothing():
     _refused(table, {"seat": "A", "move": "pass"}, "unknown move 'pass'")
     _refused(table, ["A", "place"], "a move must be an object")
     _refused(table, {"seat": "A", "move": "place", "placement": "e1R-f2R", "number": 3},
-             "stale move: it was sent after move 3, but the game is at move 0")
+             "this move answers move 3, but the game is at move 0: the client is ahead")
 
 
 def test_a_placement_ends_the_turn_and_refills_from_the_front_of_the_bag():

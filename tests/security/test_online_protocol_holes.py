@@ -26,6 +26,7 @@ from games.engine import parse_record
 from games.models import GameRecord, OnlineGame
 from tests.clocks.servers import wait_for_other_sessions_to_end
 from tests.sockets import connect, receive
+from tournament import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -130,3 +131,23 @@ async def test_a_move_numbered_ahead_of_the_game_says_what_happened():
                                   "client is ahead of the game; nothing changed, reload the game")
     assert refused["view"]["number"] == 0
     await socket.disconnect()
+
+
+def _drafted_online_round_board_id() -> int:
+    arbiter = get_user_model().objects.create_user("draft-arbiter", password="pw-draft-1")
+    event = services.create_event(name="Draft Online", arbiter=arbiter, rounds_planned=3)
+    for name in ("Ada", "Ben"):
+        services.add_player(event, name=name)
+    round_ = services.pair_next_round(event)  # a draft: dealt online before publication
+    return online.mark_online(round_, user=arbiter)[0].board_id
+
+
+@pytest.mark.asyncio
+async def test_the_watch_socket_of_an_unpublished_round_says_what_the_document_says():
+    board_id = await database_sync_to_async(_drafted_online_round_board_id)()
+    socket = await connect(f"/ws/watch/{board_id}/")
+    error = await receive(socket, "error")
+    assert error == {"type": "error", "message": "There is no online game on this board.",
+                     "fatal": True}
+    closed = await socket.receive_output(timeout=3)
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4403)

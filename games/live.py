@@ -22,7 +22,7 @@ from clocks.models import Clock
 from games import services as game_services
 from games.engine import EngineError, Game, format_record, parse_record, replay
 from games.engine_messages import engine_text
-from games.models import LiveGame, OnlineGame
+from games.models import LiveGame
 from tournament.models import Board
 
 SEATS = ("A", "B")
@@ -182,6 +182,8 @@ def _pressed_since_placement(clock: ClockState | None, actions: list[dict[str, A
 
 def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveState:
     """Apply one entry if the engine accepts it and nobody else entered meanwhile."""
+    if game_services.is_online_board(board):  # before anything is stored for the board
+        raise LiveRefused(_("This board is played online: the server keeps the game."))
     _store_due_flags(board)
     return _enter(board, data, expected_version=expected_version)
 
@@ -191,8 +193,6 @@ def _enter(board: Board, data: dict[str, Any], *, expected_version: int) -> Live
     live = _live(board)
     if live.record_id is not None:
         raise LiveRefused(_("The game is confirmed; ask the arbiter for corrections."))
-    if OnlineGame.objects.filter(board=board).exists():
-        raise LiveRefused(_("This board is played online: the server keeps the game."))
     if expected_version != live.version:
         raise LiveRefused(_("Another device entered a move meanwhile; the page has been "
                             "brought up to date, check and enter again."))

@@ -78,7 +78,7 @@ def _submission_page(request, board: Board, *, via: str, context: dict):
         **context, "board": board, "error": error, "text": text,
         "lines": [(i, line) for i, line in enumerate(lines, start=1)],
         "records": board.game_records.all(), "limit_kb": MAX_RECORD_BYTES // 1024,
-    }, status=400 if error else 200)
+    }, status=(error.status or 400) if error else 200)
 
 
 @arbiter_required
@@ -112,7 +112,7 @@ def arbiter_submit_any(request, event):
     return render(request, "games/submit_any.html", {
         "event": event, "is_arbiter": True, "error": error, "text": text,
         "lines": list(enumerate(text.splitlines(), start=1)), "limit_kb": MAX_RECORD_BYTES // 1024,
-    }, status=400 if error else 200)
+    }, status=(error.status or 400) if error else 200)
 
 
 def player_submit(request, token):
@@ -185,7 +185,7 @@ def api_submit(request):
     try:
         submission = submit_record(board, request.body, user=user, via=via)
     except RecordRejected as exc:
-        return _api_error(422, exc.code, exc.message, exc.line)
+        return _api_error(exc.status or 422, exc.code, exc.message, exc.line)
     result = submission.result
     return JsonResponse({
         "ok": True, "created": submission.created, "conflict": submission.conflict,

@@ -106,6 +106,15 @@ ASGI_APPLICATION = "tournament.asgi.application"
 
 DATABASES = {"default": database_config(ENV, DATA_DIR)}
 CHANNEL_LAYERS = channel_layers_config(ENV)
+# Websocket messages (docs/online-protocol.md, "Limits"): the consumers refuse a message over
+# WEBSOCKET_MESSAGE_LIMIT bytes with an error and keep the socket (a move is under 200 bytes).
+# The ASGI server cuts the connection only past WEBSOCKET_SERVER_LIMIT (with no word: the client
+# sees 1006), so that every message between the two is answered. Daphne's own default is 1 MiB;
+# `runserver` reads the two DAPHNE_ settings, and the server command lines of
+# docs/deployment.md and clocks.benchsupport give the same number.
+WEBSOCKET_MESSAGE_LIMIT = 64 * 1024
+WEBSOCKET_SERVER_LIMIT = 4 * 1024 * 1024
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WEBSOCKET_SERVER_LIMIT
 # The throttles of the board API and the live scoresheet count here: Redis with REDIS_URL, so
 # every worker counts against one limit.
 CACHES = cache_config(ENV)

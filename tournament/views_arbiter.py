@@ -279,12 +279,18 @@ def round_action(request, event, number, action):
     return redirect("arbiter_round", event.slug, number)
 
 
+def _refused_status(error: services.ServiceError) -> int:
+    """409 for a board that takes no result this way (an online game's), else the form's 200."""
+    return 409 if isinstance(error, services.ResultRefused) else 200
+
+
 @arbiter_required
 def result_entry(request, event, number):
     """Keyboard-fast slip entry: board number, twelve scores, Enter."""
     round_ = get_object_or_404(Round, event=event, number=number)
     form = SlipForm(request.POST or None)
     board = None
+    status = 200
     if request.method == "POST":
         board_id = request.POST.get("board_id", "")
         if not board_id.isascii() or not board_id.isdigit():
@@ -300,6 +306,7 @@ def result_entry(request, event, number):
                 )
             except services.ServiceError as exc:
                 form.add_error(None, str(exc))
+                status = _refused_status(exc)
             else:
                 if recorded.conflict:
                     messages.warning(request, _("Board %(b)d: this differs from the result "
@@ -334,7 +341,7 @@ def result_entry(request, event, number):
     return render(request, "tournament/arbiter/result_entry.html", _ctx(
         event, round=round_, boards=boards, board=board, form=form, colours=COLOURS,
         slip_rows=slip_rows, stored=stored,
-    ))
+    ), status=status)
 
 
 @arbiter_required
@@ -345,6 +352,7 @@ def board_result(request, event, board_id):
     accepted = services.current_result(board)
     form = OtherResultForm(request.POST or None, initial={
         "expected_version": accepted.version if accepted else None})
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -359,6 +367,7 @@ def board_result(request, event, board_id):
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
+            status = _refused_status(exc)
         else:
             messages.success(request, _("Result saved (version %(v)d).")
                              % {"v": recorded.result.version})
@@ -368,7 +377,7 @@ def board_result(request, event, board_id):
     return render(request, "tournament/arbiter/board_result.html", _ctx(
         event, board=board, form=form, accepted=accepted,
         history=[(r, origins.get(r.pk)) for r in history],
-    ))
+    ), status=status)
 
 
 @arbiter_required

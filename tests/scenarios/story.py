@@ -336,6 +336,12 @@ class Arbiter(Visitor):
         self.submit(url, {"round": str(number)},
                     action=reverse("online_event_action", args=[self.story.slug, "mark"]))
 
+    @step
+    def starts_online_clocks(self, number: int) -> None:
+        """The round's online page: **Start the clocks** (the games may be played)."""
+        url = self.url("online_round", number)
+        self.submit(url, action=self.url("online_round_action", number, "start"))
+
     def boards(self, number: int) -> list[BoardRow]:
         """The round's boards as its arbiter page lists them."""
         board_link = re.compile(re.escape(self.url("arbiter_board", 999999)).replace(

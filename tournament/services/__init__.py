@@ -10,6 +10,7 @@ from tournament.services.errors import (
     InvalidResult,
     NeedsConfirmation,
     Recorded,
+    ResultRefused,
     ServiceError,
     StaleResult,
 )
@@ -30,6 +31,7 @@ from tournament.services.results import (
     current_result,
     enter_slip,
     record_result,
+    register_result_guard,
     resolve_conflict,
 )
 from tournament.services.rounds import (
@@ -53,6 +55,7 @@ __all__ = [
     "InvalidResult",
     "NeedsConfirmation",
     "Recorded",
+    "ResultRefused",
     "ServiceError",
     "StaleResult",
     "add_player",
@@ -76,6 +79,7 @@ __all__ = [
     "parse_players_csv",
     "publish_round",
     "record_result",
+    "register_result_guard",
     "repair_round",
     "resolve_conflict",
     "schedule_round",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -9,8 +11,27 @@ from django.utils.translation import gettext as _
 from tournament import signals
 from tournament.models import Board, Result
 from tournament.outcome import Outcome, ResultError, derive_outcome
-from tournament.services.errors import InvalidResult, Recorded, ServiceError, StaleResult
+from tournament.services.errors import (
+    InvalidResult,
+    Recorded,
+    ResultRefused,
+    ServiceError,
+    StaleResult,
+)
 from tournament.services.validation import checked
+
+#: Who else decides how a board gets its result: ``guard(board, source, reason)`` answers a
+#: ``ResultRefused`` for a result that may not be stored on that board, else None. The event
+#: app never imports the apps above it, so they register here in ``AppConfig.ready``
+#: (``games``: an online game's board takes its result from the game only, or from an
+#: arbiter's decision with a reason). Every result passes ``record_result``: one check holds
+#: for every way in (the slip page, the arbiter's board page, records, the API).
+_result_guards: dict[str, Callable[[Board, str, str], ResultRefused | None]] = {}
+
+
+def register_result_guard(name: str,
+                          guard: Callable[[Board, str, str], ResultRefused | None]) -> None:
+    _result_guards[name] = guard
 
 
 def current_result(board: Board) -> Result | None:
@@ -67,6 +88,10 @@ def record_result(
         raise InvalidResult("kind", _("Only a bye board takes a bye result."))
     if kind == Result.Kind.DECISION and not reason.strip():
         raise InvalidResult("reason", _("An arbiter decision needs a reason."))
+    for guard in _result_guards.values():
+        refused = guard(board, source, reason)
+        if refused is not None:
+            raise refused
     try:
         outcome = derive_outcome(
             kind, first_scores=first_scores, second_scores=second_scores,

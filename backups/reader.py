@@ -17,6 +17,8 @@ QR codes included (a board's link would open a seat, and a rack is private to on
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
@@ -27,9 +29,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.dealt import MoveRefused, Table, parse_seed
-from games.engine import EngineError
+from games.engine import EngineError, format_record
 from games.engine_messages import move_refusal_text
 from games.models import SEAT_TOKEN, GameRecord, OnlineEvent, OnlineGame, OnlineRound
+from games.services import RecordRejected, record_digest, verified_record
 from tournament.models import (
     Absence,
     Board,
@@ -43,6 +46,14 @@ from tournament.outcome import ResultError, derive_outcome
 
 #: How many problems a refusal lists; the rest are counted.
 SHOWN = 12
+
+#: How deep objects and lists may nest. An export nests at most 9 levels (a result's scores
+#: inside its board inside its round); the rest is room for history details.
+MAX_DEPTH = 32
+
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+"""NUL (PostgreSQL refuses it in text and JSON) and lone surrogates (not text: no database
+encodes them): characters that reach no column, so nothing in a backup may hold them."""
 
 
 class Problems(Exception):
@@ -477,7 +488,26 @@ class _Reader:
             submitted_via=self.get(data, "submitted_via", path, str) or "",
         )
         self.check(record, path, exclude=["board", "submitted_by"])
+        self.replayed(record, path)
         return record, self.moment(data.get("submitted_at"), f"{path}.submitted_at")
+
+    def replayed(self, record: GameRecord, path: str) -> None:
+        """A record is stored only as the engine verified it (``games.services``), and the
+        pages replay it: the file's text must verify, be the canonical text the server
+        stores, and carry the digest and summary that follow from it."""
+        try:
+            parsed, game = verified_record(record.text)
+        except RecordRejected as refused:
+            self.problem(f"{path}.text", str(refused))
+            return
+        canonical = format_record(parsed)
+        if record.text != canonical:
+            self.problem(f"{path}.text", _("not written as the server stores a record "
+                                           "(its canonical form)"))
+        elif record.digest != record_digest(canonical):
+            self.problem(f"{path}.digest", _("does not match the record's text"))
+        if record.summary != game.to_json():
+            self.problem(f"{path}.summary", _("does not match the record's text"))
 
     def history(self, items: list) -> list:
         planned = []
@@ -496,8 +526,61 @@ class _Reader:
         return planned
 
 
+def unstorable(data) -> list[str]:
+    """Every value of the document that no database stores, with its path: a string (or key)
+    holding NUL or a lone surrogate, a number that is not finite, nesting past ``MAX_DEPTH``.
+
+    Checked once over the whole document before anything reads it, so that no field (free
+    JSON like history details included) can carry such a value to the database, and a deep
+    nest is refused here instead of overflowing a recursive reader or encoder later. Walked
+    with a stack, not recursion, for the same reason."""
+    found: list[str] = []
+    stack = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        where = path or "file"
+        if isinstance(value, str):
+            if bad := _UNSTORABLE.search(value):
+                found.append(f"{where}: {_unstorable_text(bad.group())}")
+        elif isinstance(value, float) and not math.isfinite(value):
+            found.append(f"{where}: " + _("%(text)r is not a number") % {"text": value})
+        elif isinstance(value, dict | list):
+            if depth == MAX_DEPTH:
+                found.append(f"{where}: " + _("nested more than %(n)d levels deep")
+                             % {"n": MAX_DEPTH})
+                continue
+            if isinstance(value, list):
+                children = [(item, f"{path}[{index}]") for index, item in enumerate(value)]
+            else:
+                children = []
+                for key, item in value.items():
+                    name = _printable(str(key))
+                    inner = f"{path}.{name}" if path else name
+                    if bad := _UNSTORABLE.search(str(key)):
+                        found.append(f"{inner}: {_unstorable_text(bad.group())}")
+                    children.append((item, inner))
+            stack.extend((item, where_, depth + 1) for item, where_ in reversed(children))
+    return found
+
+
+def _printable(key: str) -> str:
+    """A key as a path shows it: unstorable characters escaped (the refusal itself must be
+    storable and printable), cut at 40 characters."""
+    key = _UNSTORABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", key)
+    return key if len(key) <= 40 else key[:40] + "…"
+
+
+def _unstorable_text(char: str) -> str:
+    if char == "\x00":
+        return _("holds a NUL character, which no database stores")
+    return _("holds a lone surrogate (\\u%(code)04x), which is not text") % {"code": ord(char)}
+
+
 def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
     """The checked plan of a backup document, or :class:`Problems` listing every fault."""
+    found = unstorable(data)
+    if found:  # the readers below must not meet these values
+        raise Problems(found)
     reader = _Reader()
     data = reader.obj(data, "file")
     event = reader.event(reader.obj(data.get("event"), "event"), slug, fields, optional)

@@ -204,12 +204,13 @@ def _online_game(game: OnlineGame | None, records: dict[int, int]) -> dict | Non
             "updated_at": _dt(game.updated_at)}
 
 
-@transaction.atomic
 def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
     """Create an event from an export, or refuse the whole file and write nothing.
 
-    Every object of the file is checked first (``backups.reader``): the refusal lists each
-    problem with its path in the file. Whoever imports through the web (``arbiter``) becomes the
+    Every object of the file is checked first (``backups.reader``), outside the writing
+    transaction: replaying every game takes a while, and on SQLite a transaction that writes
+    holds the one lock every clock press needs. The refusal lists each problem with its path
+    in the file. Whoever imports through the web (``arbiter``) becomes the
     only arbiter: a file must not hand other accounts an event. The operator's command line (no
     importer) restores the file's list of arbiters. A restored online round that had begun
     gets its games' clocks back, paused (``backups.online_clocks``), in the same transaction.
@@ -226,9 +227,13 @@ def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
     return _write(plan, arbiter)
 
 
+@transaction.atomic
 def _write(plan: reader.Plan, arbiter) -> Event:
     users = get_user_model().objects
     event = plan.event
+    if Event.objects.filter(slug=event.slug).exists():  # taken since the file was read
+        raise BackupError(_("not a valid event backup: %(problems)s")
+                          % {"problems": f"event.slug: {reader.slug_taken(event.slug)}"})
     event.save()
     if arbiter is None:
         event.arbiters.set(users.filter(username__in=plan.arbiters))

@@ -217,8 +217,7 @@ class _Reader:
             self.problem("event", str(exc))
         slug_ok = not any(p.startswith("event.slug") for p in self.found)
         if slug_ok and Event.objects.filter(slug=event.slug).exists():
-            self.problem("event.slug", _("an event with the short name %(slug)r already exists; "
-                                         "choose another") % {"slug": event.slug})
+            self.problem("event.slug", slug_taken(event.slug))
         return event
 
     def players(self, items: list) -> tuple[list, dict[int, int]]:
@@ -603,6 +602,11 @@ def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
     if reader.found:
         raise Problems(reader.found)
     return Plan(event, arbiters, players, rounds, history, online)
+
+
+def slug_taken(slug: str) -> str:
+    return _("an event with the short name %(slug)r already exists; choose another") % {
+        "slug": slug}
 
 
 def _tuple(kinds) -> tuple:

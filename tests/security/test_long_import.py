@@ -4,17 +4,23 @@ A 5,000-player import entered the players one by one inside one transaction; on 
 held the database's only write lock for 12–24 s and a clock press in another event waited
 about 10 s. The import now checks every row first, outside any transaction, and inserts them
 together in one short one. Time is not asserted here (``tests/bench/bench_csv_import.py``
-measures it); the mechanism is: the statements do not grow with the rows, a refusal writes
-nothing and issues no insert, and what changes between the check and the write is caught.
+measures it); the mechanism is: no transaction is open while rows are checked, the
+statements do not grow with the rows, a refusal writes nothing and issues no insert, and what
+changes between the check and the write is caught. A JSON backup is read and its games
+replayed before its (single) writing transaction begins, likewise.
 They run on whichever database the suite is given (SQLite, and PostgreSQL in CI).
 """
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from backups import document, reader
+from games import simulation
 from tournament import services
 from tournament.models import Event, Player
 from tournament.services import events
@@ -22,6 +28,15 @@ from tournament.services import events
 pytestmark = pytest.mark.django_db
 
 ROWS = 1200
+
+
+@pytest.fixture
+def played_backup(organiser):
+    """The backup of a small event with round 1 played by the engine (game records)."""
+    rng = random.Random(7)
+    event = simulation.create_event("Long Open", 4, rng, arbiter=organiser)
+    simulation.run(event, rng, rounds=1)
+    return document.export_event(event)
 
 
 def _csv(names: list[str]) -> str:
@@ -98,3 +113,50 @@ def test_a_round_paired_while_the_file_was_checked_refuses_the_file(arbiter, mon
     with pytest.raises(services.ServiceError, match="A round was paired while"):
         services.import_players(event, _csv(_names(10)))
     assert event.players.count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rows_are_checked_with_no_transaction_open(event, monkeypatch):
+    """On SQLite an open transaction that has written holds the one write lock; checking
+    happens before the writing transaction begins."""
+    new_player, seen = events._new_player, set()
+
+    def watched(*args, **kwargs):
+        seen.add(connection.in_atomic_block)
+        return new_player(*args, **kwargs)
+
+    monkeypatch.setattr(events, "_new_player", watched)
+    services.import_players(event, _csv(_names(50)))
+    assert seen == {False}
+    assert event.players.count() == 54
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_is_read_and_replayed_with_no_transaction_open(played_backup, monkeypatch):
+    read, seen = reader.read, []
+
+    def watched(*args, **kwargs):
+        seen.append(connection.in_atomic_block)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "read", watched)
+    assert document.import_event(played_backup, slug="backup-copy").slug == "backup-copy"
+    assert seen == [False]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_short_name_taken_while_the_backup_was_read_refuses_it_whole(played_backup,
+                                                                       monkeypatch):
+    read = reader.read
+
+    def taken_meanwhile(*args, **kwargs):
+        plan = read(*args, **kwargs)
+        services.create_event(name="Other", slug="backup-copy")
+        return plan
+
+    monkeypatch.setattr(reader, "read", taken_meanwhile)
+    events_before = Event.objects.count()
+    with pytest.raises(document.BackupError, match=r"event\.slug: an event with the short name"):
+        document.import_event(played_backup, slug="backup-copy")
+    assert Event.objects.count() == events_before + 1  # the other one only
+    assert not Player.objects.filter(event__slug="backup-copy").exists()

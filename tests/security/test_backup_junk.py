@@ -15,11 +15,14 @@ import random
 
 import pytest
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from backups import document
 from backups.reader import MAX_DEPTH
 from games import simulation
 from games.models import GameRecord
+from tests.web.backup_fuzz import imported_whole_or_refused, spoiled
 from tournament.models import Event, HistoryEntry, Player
 
 pytestmark = pytest.mark.django_db
@@ -195,3 +198,25 @@ def test_the_player_names_of_a_refused_file_are_not_stored(backup):
     backup["players"][0]["name"] = "\x00"
     _refused(backup, "players[0].name")
     assert Player.objects.count() == before
+
+
+UNSTORABLE_TEXT = st.text(alphabet=st.sampled_from(["\x00", "\ud800", "\udfff", "a", "é"]),
+                          min_size=1, max_size=6).filter(
+    lambda text: any(char in text for char in "\x00\ud800\udfff"))
+UNSTORABLE = UNSTORABLE_TEXT | st.dictionaries(UNSTORABLE_TEXT, st.just(1), min_size=1,
+                                               max_size=1) | st.just(float("nan"))
+PLACES = st.sampled_from(["event", "players", "rounds", "history", "name", "club", "boards",
+                          "records", "text", "summary", "results", "first_scores", "details",
+                          "reason"]) | st.integers(0, 3)
+
+
+def _counts():
+    return [model.objects.count() for model in (Event, Player, GameRecord, HistoryEntry)]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(junk=UNSTORABLE, path=st.lists(PLACES, min_size=1, max_size=5))
+def test_what_no_database_stores_is_refused_wherever_it_is_put(backup, junk, path):
+    """Wherever the fuzz puts it, the file is refused: nothing of it may be imported."""
+    assert imported_whole_or_refused(spoiled(backup, [], path, junk), _counts) is None

@@ -33,13 +33,12 @@ def restore_backup(request, event, name):
         messages.error(request, _("Restoring a backup creates an event: that needs the "
                                   "organiser permission."))
         return redirect("arbiter_export", event.slug)
-    try:
-        data = automatic.load(event, name)
+    try:  # a stored file is read and checked like an upload: it may have been changed on disk
+        copy = document.import_event(automatic.load(event, name),
+                                     slug=services.unique_slug(f"{event.slug}-restored"),
+                                     arbiter=request.user)
     except FileNotFoundError as exc:
         raise Http404(_("No such backup.")) from exc
-    try:
-        copy = document.import_event(data, slug=services.unique_slug(f"{event.slug}-restored"),
-                                   arbiter=request.user)
     except document.BackupError as exc:
         messages.error(request, str(exc))
         return redirect("arbiter_export", event.slug)

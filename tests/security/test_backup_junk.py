@@ -18,7 +18,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from backups import document
+from backups import automatic, document
 from backups.reader import MAX_DEPTH
 from games import simulation
 from games.models import GameRecord
@@ -220,3 +220,17 @@ def _counts():
 def test_what_no_database_stores_is_refused_wherever_it_is_put(backup, junk, path):
     """Wherever the fuzz puts it, the file is refused: nothing of it may be imported."""
     assert imported_whole_or_refused(spoiled(backup, [], path, junk), _counts) is None
+
+
+def test_an_automatic_backup_changed_on_disk_is_refused_on_restore(played, organiser, client,
+                                                                   settings, tmp_path):
+    settings.BACKUP_DIR = tmp_path
+    written = automatic.write_now(played, "junk")
+    written.write_text('{"format": ' + "[" * 200_000 + "]" * 200_000 + "}", encoding="utf-8")
+    client.force_login(organiser)
+    events = Event.objects.count()
+    page = client.post(reverse("arbiter_restore_backup", args=[played.slug, written.name]),
+                       follow=True)
+    assert page.status_code == 200
+    assert f"nested more than {MAX_DEPTH} levels deep" in page.content.decode()
+    assert Event.objects.count() == events

@@ -259,7 +259,7 @@ class _Reader:
             planned.append((player, absences))
         return planned, seeds
 
-    def results(self, items: list, path: str, records: int, bye: bool,
+    def results(self, items: list, path: str, records: list[GameRecord], bye: bool,
                 bye_vp: Decimal | None) -> list:
         planned, versions, accepted = [], set(), 0
         for index, raw in enumerate(items):
@@ -288,12 +288,24 @@ class _Reader:
                              % {"v": result.version})
             versions.add(result.version)
             accepted += result.status == Result.Status.ACCEPTED
-            record = self.record_index(data, r_path, records)
+            record = self.record_index(data, r_path, len(records))
+            if record is not None and result.source == Result.Source.RECORD:
+                self.from_record(result, records[record], record, r_path)
             planned.append((result, record, result.entered_by_label,
                             self.moment(data.get("entered_at"), f"{r_path}.entered_at")))
         if accepted > 1:
             self.problem(path, _("more than one accepted result"))
         return planned
+
+    def from_record(self, result: Result, record: GameRecord, index: int, path: str) -> None:
+        """A result taken from a record has the record's scores (``games.services``: first
+        seat A, second B); the record itself was replayed by the engine (``replayed``)."""
+        scores = record.summary.get("scores")
+        if not isinstance(scores, dict):  # a summary already refused
+            return
+        if (result.first_scores, result.second_scores) != (scores.get("A"), scores.get("B")):
+            self.problem(f"{path}.record", _("the scores are not those of record %(n)s")
+                         % {"n": index})
 
     def record_index(self, data: dict, path: str, records: int) -> int | None:
         """``data["record"]``: the index of a record on the board (the file's link to it)."""
@@ -392,7 +404,8 @@ class _Reader:
                                                         f"{path}.records")):
             planned.records.append(self.record(raw_record, f"{path}.records[{r_index}]"))
         planned.results = self.results(self.items(data.get("results", []), f"{path}.results"),
-                                       path, len(planned.records), second is None, bye_vp)
+                                       path, [record for record, _at in planned.records],
+                                       second is None, bye_vp)
         return planned
 
     def online_mark(self, raw, path: str, row: OnlineRound | OnlineEvent) -> OnlineMark | None:

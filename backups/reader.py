@@ -8,6 +8,11 @@ the scores, one result per player and round) and collects every problem with its
 file, e.g. ``players[3].name``. Only a document without problems becomes a :class:`Plan`,
 which ``backups.document.import_event`` then writes in one transaction.
 
+Before any of that, :func:`unstorable` walks the whole document once for values no database
+stores (NUL, lone surrogates, numbers that are not finite) and nests deeper than
+``MAX_DEPTH``. Game records are replayed by the rules engine as a submitted record is: the
+pages that show them replay the stored text, so a file must not store one that fails.
+
 An online game is judged by the dealt-game core, as the server would have played it: the seed
 must give the committed deal and the moves must replay from it move by move (the engine's
 reason names the first that does not). Its two personal links are secrets printed on slips:

@@ -165,7 +165,7 @@ def _enter_all(event: Event, players: list[Player], joined: int,
     event = Event.objects.select_for_update().get(pk=event.pk)
     if _joining_round(event) != joined:
         raise ServiceError(_("A round was paired while the file was read; import it again."))
-    taken = {name.casefold(): name for name in event.players.values_list("name", flat=True)}
+    taken = {name.casefold() for name in event.players.values_list("name", flat=True)}
     for player in players:
         if player.name.casefold() in taken:
             raise _on_line(lines[player.name.casefold()], _name_taken(player.name))

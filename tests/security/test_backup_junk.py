@@ -102,7 +102,7 @@ def test_a_record_whose_moves_do_not_replay_is_refused_with_its_path(backup):
     lines[-1] = lines[-1].replace("A ", "B ", 1) if " A " in lines[-1] else \
         lines[-1].replace("B ", "A ", 1)
     record["text"] = "\n".join(lines) + "\n"
-    _refused(backup, f"{_first_record_path(backup)}.text")
+    _refused(backup, f"{_first_record_path(backup)}.text: line {len(lines)}: wrong seat to act")
 
 
 def test_a_record_that_verifies_must_carry_its_own_digest_and_summary(backup):

@@ -139,13 +139,9 @@ def _check_header(record: Record, board: Board, text: str) -> None:
         )
 
 
-def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGame]:
-    """Verify a record for a board without writing anything (raises ``RecordRejected``).
-
-    The record is parsed once; the engine replays that parsed record.
-    """
-    if board.is_bye:
-        raise RecordRejected(_("A bye has no game record."), code="bye")
+def verified_record(source: str | bytes) -> tuple[Record, VerifiedGame]:
+    """The record parsed once and replayed by the engine (raises ``RecordRejected``), for any
+    board: what a stored record must pass, whether it arrives by submission or in a backup."""
     _check_size(source)
     try:
         record = parse_record(source)  # the engine's own error type, whatever the input
@@ -154,8 +150,21 @@ def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGam
     verdict = verify(record)
     if not verdict.ok:
         raise RecordRejected.engine(verdict.error, _text(source))
-    _check_header(record, board, _text(source))
     return record, verdict.game
+
+
+def record_digest(canonical: str) -> str:
+    """What makes a re-submission of the same record a no-op: the hash of its canonical text."""
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGame]:
+    """Verify a record for a board without writing anything (raises ``RecordRejected``)."""
+    if board.is_bye:
+        raise RecordRejected(_("A bye has no game record."), code="bye")
+    record, game = verified_record(source)
+    _check_header(record, board, _text(source))
+    return record, game
 
 
 def board_for_record(event, source: str | bytes) -> Board:
@@ -196,7 +205,7 @@ def submit_record(board: Board, source: str | bytes, *, user=None, via: str = "a
         raise RecordRejected(_online_refusal_text(board), code="online_game", status=409)
     record, game = check_record(board, source)
     canonical = format_record(record)
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    digest = record_digest(canonical)
     board = Board.objects.select_for_update().get(pk=board.pk)
     stored, created = GameRecord.objects.get_or_create(
         board=board, digest=digest,

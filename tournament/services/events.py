@@ -13,6 +13,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournament import csv_input
 from tournament.models import Absence, Event, HistoryEntry, Player
 from tournament.services import format as event_format
 from tournament.services.errors import ServiceError
@@ -90,12 +91,13 @@ _RATING = re.compile(r"[0-9]{1,9}")
 
 
 def parse_players_csv(text: str) -> list[dict]:
-    """Rows of a CSV with a ``name`` column (``club``, ``country``, ``rating`` optional).
+    """Rows of a CSV with a ``name`` column (``club``, ``country``, ``rating`` optional),
+    separated by commas, semicolons or tabs (``csv_input.separator``).
 
     Only the shape is read here; each row's values are checked as the player is entered, so a
     refusal names the line and the field (``import_players``).
     """
-    reader = csv.DictReader(io.StringIO(text))
+    reader = csv.DictReader(io.StringIO(text), delimiter=csv_input.separator(text))
     try:
         header = reader.fieldnames
         if not header or "name" not in [(f or "").strip().lower() for f in header]:

@@ -9,7 +9,6 @@ which: the encoding is taken from the BOM or the bytes, the separator from the h
 from __future__ import annotations
 
 import codecs
-import csv
 
 #: Separators a header line may use, the likeliest first when counts tie.
 SEPARATORS = (",", ";", "\t", "|")

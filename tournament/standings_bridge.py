@@ -146,6 +146,14 @@ def standings(event: Event, after_round: int | None = None) -> Standings:
     )
 
 
+def vp_before(event: Event, round_number: int) -> dict[int, object]:
+    """Each player's victory points before round ``round_number``, by player id (pairing
+    pages, and the arbiter's round page to check the draw before publishing it)."""
+    if round_number == 1:
+        return {}
+    return {row.player_id: row.vp for row in standings(event, round_number - 1)}
+
+
 def crosstable(event: Event, after_round: int | None = None):
     """Standings and crosstable rows after ``after_round``."""
     if after_round is None:

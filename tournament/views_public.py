@@ -110,17 +110,10 @@ def event_home(request, slug):
     ))
 
 
-def _vp_before(event: Event, round_: Round) -> dict[int, object]:
-    if round_.number == 1:
-        return {}
-    table = standings_bridge.standings(event, round_.number - 1)
-    return {row.player_id: row.vp for row in table}
-
-
 def _board_rows(event, round_, *, arbiter: bool) -> list[dict]:
     """The pairings by board; for the event's arbiters with each seat's personal link where
     another app keeps one (``links.personal_links``: an online game's), to hand out."""
-    before = _vp_before(event, round_)
+    before = standings_bridge.vp_before(event, round_.number)
     boards = services.boards_with_results(round_)
     pages = links.board_pages.links(board.pk for board, _result in boards)
     seats = links.personal_links.links(

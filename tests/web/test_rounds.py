@@ -1,6 +1,9 @@
 """Round life cycle through the services: pair, publish, results, close, re-pair, edits."""
 
+import re
+
 import pytest
+from django.urls import reverse
 
 from tournament import services
 from tournament.models import Event, Result
@@ -51,6 +54,21 @@ def test_an_open_dispute_holds_the_next_pairing_until_resolved_or_overridden(eve
     assert (entry.reason, entry.details) == ("players at lunch", {
         "round": 2, "previous": 1, "boards": [disputed.number]})
     assert "while round 1 had open disputes" in entry.summary
+
+
+def test_the_round_page_shows_pairing_numbers_and_vp_before_the_round(arbiter_client, event):
+    """#23: the draw can be checked before publishing: who plays whom by pairing number and
+    score, as the pairing program saw them."""
+    round1 = services.pair_next_round(event)
+    services.publish_round(round1)
+    finish(round1)
+    round2 = services.pair_next_round(event)
+    page = arbiter_client.get(reverse("arbiter_round", args=[event.slug, 2])).content.decode()
+    for board in round2.boards.exclude(second=None).select_related("first", "second"):
+        for player in (board.first, board.second):
+            pattern = (rf'pairing-no"[^>]*>{player.seed}</span> {re.escape(player.name)} '
+                       rf'<span class="muted"[^>]*>\((1|0|½)\)</span>')
+            assert re.search(pattern, page), player.name
 
 
 def test_swiss_round_one_pairs_every_player_once(event):
@@ -182,7 +200,6 @@ def test_players_import_all_or_nothing(event):
 
 
 def test_pairing_by_hand_from_the_dashboard(arbiter_client, event):
-    from django.urls import reverse
 
     url = reverse("arbiter_round_pair", args=[event.slug])
     response = arbiter_client.post(url, {"manual": "1", "reason": "club tradition"})

@@ -214,7 +214,7 @@ def _round_page(request, event, round_, *, confirm=None, status=200):
                before.get(board.second_id, 0) if board.second_id else None)
               for board, result in services.boards_with_results(round_)]
     return render(request, "tournament/arbiter/round.html", _ctx(
-        event, round=round_, boards=boards,
+        event, round=round_, boards=boards, not_paired=services.not_paired(round_),
         warnings=services.pairing_warnings(round_), players=event.players.all(),
         confirm=confirm,
     ), status=status)

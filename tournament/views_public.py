@@ -165,6 +165,7 @@ def _pairings_page(request, slug, *, by_name: bool):
         request, "tournament/pairings.html", _ctx(
             request, event, round=round_, table=table,
             rounds=_visible_rounds(request, event), by_name=by_name,
+            not_paired=services.not_paired(round_) if round_ else [],
             pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
         ))
 

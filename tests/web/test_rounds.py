@@ -228,3 +228,24 @@ def test_pairing_by_hand_from_the_dashboard(arbiter_client, event):
 def test_a_bad_absence_is_refused(event, round_number, vp, message):
     with pytest.raises(services.ServiceError, match=message):
         services.set_absence(event.players.first(), round_number, vp=vp)
+
+
+@pytest.mark.parametrize(("rounds", "warned"), [(3, True), (7, False), (9, False), (12, True)])
+def test_a_swiss_outside_the_mso_rounds_is_kept_with_a_warning(arbiter_client, event, rounds,
+                                                               warned):
+    """#23: the rules say 7–9 rounds; another count is saved (events may need it) and the
+    settings page and the dashboard say so, before and after round 1."""
+    url = reverse("arbiter_settings", args=[event.slug])
+    form = {"name": event.name, "pairing_system": "swiss", "rounds_planned": rounds,
+            "pairing_order": event.pairing_order, "rules_profile": event.rules_profile,
+            "time_control": event.time_control, "bye_vp": "1", "absence_vp": "0",
+            "first_mover": event.first_mover, "token_grace_minutes": event.token_grace_minutes,
+            "print_language": event.print_language}
+    saved = arbiter_client.post(url, form, follow=True).content.decode()
+    event.refresh_from_db()
+    assert event.rounds_planned == rounds
+    said = f"7 to 9 rounds; this event has {rounds}"
+    assert (said in saved) is warned
+    services.pair_next_round(event)
+    dashboard = arbiter_client.get(reverse("arbiter_dashboard", args=[event.slug]))
+    assert (said in dashboard.content.decode()) is warned

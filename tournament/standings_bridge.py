@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from games.engine.board import COLOURS
+from tournament import tiebreak_texts
 from tournament.models import Absence, Board, Event, Result
 from tournament.standings import (
     COLOUR_BY_COLOUR,
@@ -31,6 +32,7 @@ from tournament.standings import (
     Tiebreak,
     build_crosstable,
     compute_standings,
+    decided_by,
     progressive_readings,
 )
 
@@ -144,6 +146,19 @@ def standings(event: Event, after_round: int | None = None) -> Standings:
         lambda r: compute_standings(event_results(event, r), event.tiebreaks, after_round=r),
         after_round,
     )
+
+
+def decisions(table: Standings) -> dict[object, tuple[str, str]]:
+    """For each row below another with equal VP: the deciding criterion's label and the whole
+    sentence (``tiebreak_texts.decision_text``), in the reader's language."""
+    names = {row.player_id: row.name for row in table}
+    criteria = {tb.key: tb for tb in table.tiebreaks}
+    out = {}
+    for pid, decision in decided_by(table).items():
+        tiebreak = criteria[decision.key]
+        out[pid] = (str(tiebreak_texts.text_for(tiebreak).label),
+                    tiebreak_texts.decision_text(decision, tiebreak, names[decision.above]))
+    return out
 
 
 def vp_before(event: Event, round_number: int) -> dict[int, object]:

@@ -7,6 +7,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
@@ -229,6 +230,7 @@ def standings(request, slug):
     _standings_allowed(request, event)
     after = _standings_round(request, event)
     table_core = standings_bridge.standings(event, after)
+    decided = standings_bridge.decisions(table_core)
     rows = []
     for row in table_core:
         item = {
@@ -236,6 +238,11 @@ def standings(request, slug):
             "vp": row.vp_display, "vp_sort": row.vp, "games": row.games_played,
             "url": reverse("player_detail", args=[event.slug, row.player_id]),
         }
+        if row.player_id in decided:
+            label, text = decided[row.player_id]
+            item["decided"] = format_html("<details><summary>{}</summary>{}</details>",
+                                          label, text)
+            item["decided_text"] = text
         for value in row.tiebreaks:
             item[f"tb_{value.key}"] = value.display
             item[f"tb_{value.key}_sort"] = value.sort_key

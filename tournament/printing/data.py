@@ -118,6 +118,8 @@ class StandingsDoc:
     after_round: int
     columns: tuple[TiebreakColumn, ...]
     rows: tuple[StandingLine, ...]
+    #: (place, name, why) for each row below another with equal VP: what separated them.
+    decisions: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +174,10 @@ def standings_doc_from(info: EventInfo, table: Standings) -> StandingsDoc:
                      tuple(value.display for value in row.tiebreaks))
         for row in table.rows
     )
-    return StandingsDoc(info, table.rounds, columns, rows)
+    decided = standings_bridge.decisions(table)
+    decisions = tuple((row.place, row.name, decided[row.player_id][1])
+                      for row in table.rows if row.player_id in decided)
+    return StandingsDoc(info, table.rounds, columns, rows, decisions)
 
 
 def cell_text(cell: CrosstableCell | None) -> str:

@@ -24,7 +24,9 @@ class EventForm(forms.ModelForm):
 
     tiebreak_order = forms.CharField(
         label=_("Tiebreaks in order"), required=False,
-        help_text=_("Names separated by commas; see the definitions below."),
+        help_text=_("Names separated by commas, in order; empty: the MSO order (head-to-head, "
+                    "lowest-colour difference, lowest-colour level). See the definitions "
+                    "below."),
     )
     rounds_reason = forms.CharField(
         label=_("Reason for changing the number of rounds"), required=False, max_length=300,

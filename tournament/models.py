@@ -107,7 +107,10 @@ class Event(models.Model):
     tiebreaks = models.JSONField(_("tiebreaks in order"), default=list, blank=True,
                                  validators=[tiebreak_list])
     token_grace_minutes = models.PositiveIntegerField(
-        _("board tokens stay valid after closing (minutes)"), default=60,
+        _("board pages stay open after the round closes (minutes)"), default=60,
+        help_text=_("The scoresheets' QR codes (board pages, clocks, game records) keep "
+                    "working this long after the round is closed, for a late record; then "
+                    "they refuse."),
         validators=[MaxValueValidator(MAX_GRACE_MINUTES)],
     )
     publish_pairings = models.BooleanField(_("publish pairings"), default=True)
@@ -278,6 +281,8 @@ class Result(models.Model):
         CONFLICT = "conflict", _("conflict")
         SUPERSEDED = "superseded", _("superseded")
         DISMISSED = "dismissed", _("dismissed")
+        #: A conflict the arbiter accepted: its content is the next accepted version.
+        ADOPTED = "adopted", _("accepted as a new version")
 
     class Source(models.TextChoices):
         SLIP = "slip", _("result slip")

@@ -92,6 +92,12 @@ class Event(models.Model):
         choices=ABSENCE_VP_CHOICES, default=Decimal("0"),
         help_text=_("Swiss only: in a round robin an absence is a forfeit (0 VP)."),
     )
+    late_entry_vp = models.DecimalField(
+        _("VP for each round a late entry missed"), max_digits=2, decimal_places=1,
+        choices=ABSENCE_VP_CHOICES, default=Decimal("0"),
+        help_text=_("Swiss only: a player entered after round 1 is paired scores this for every "
+                    "round before joining (chess arbiters offer 0 or ½)."),
+    )
     forfeit_counts_as_meeting = models.BooleanField(
         _("a forfeit counts as a meeting"), default=False,
         help_text=_("FIDE: a forfeited game is not a meeting, so the players may be paired again."),

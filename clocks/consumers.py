@@ -29,6 +29,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clocks import access, services
+from clocks.clock import IgnoredReason
 from clocks.services import ClockRefused
 from tournament.models import Board, Round
 from tournament.tokens import TokenRefused, board_for_token
@@ -36,6 +37,7 @@ from tournament.tokens import TokenRefused, board_for_token
 REFUSED_CLOSE_CODE = 4403
 HALL_BATCH_S = 0.25
 ARBITER_COMMANDS = frozenset({"start", "pause", "resume", "adjust", "correct", "finish"})
+MAX_MEASURED_MS = 86_400_000  # a turn the device measured: at most a day, the longest control
 
 
 class BadMessage(Exception):
@@ -63,6 +65,19 @@ def _text(content: dict, key: str, required: bool = False) -> str:
     if not isinstance(value, str) or len(value) > 300 or (required and not value.strip()):
         raise BadMessage(_("'%(key)s' must be a short text.") % {"key": key})
     return value
+
+
+def _measured(content: dict) -> services.Measured | None:
+    """The device's measurement of a press (``elapsed_ms``, ``epoch``), if it sent one."""
+    if "elapsed_ms" not in content:
+        return None
+    elapsed, epoch = _int(content, "elapsed_ms"), _int(content, "epoch")
+    if not 0 <= elapsed <= MAX_MEASURED_MS:
+        raise BadMessage(_("'elapsed_ms' must be between 0 and %(max)d.")
+                         % {"max": MAX_MEASURED_MS})
+    if epoch < 0:
+        raise BadMessage(_("'epoch' must not be negative."))
+    return services.Measured(elapsed, epoch)
 
 
 def _amount_ms(content: dict) -> int:
@@ -210,15 +225,38 @@ class BoardSocket(ClockSocket):
         if kind == "sync":
             return await self.send_snapshot()
         if kind == "press":
-            side, number = _side(content), _int(content, "press")
-            return await self.reply(await database_sync_to_async(self._press)(side, number))
+            arrived = services.now_ms()  # the press is dated here, not when it gets the lock
+            side, number, measured = _side(content), _int(content, "press"), _measured(content)
+            outcome = await database_sync_to_async(self._press)(side, number, measured, arrived)
+            if measured is None:
+                return await self.reply(outcome)
+            return await self.send_json(press_reply(side, number, outcome))
+        if kind == "ping":  # the board page's heartbeat: it counts a missed pong as offline
+            return await self.send_json({"type": "pong"})
         if kind in ARBITER_COMMANDS:
             return await self.arbiter_command(self.board, content)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
-    def _press(self, side: str, number: int) -> services.Outcome:
+    def _press(self, side: str, number: int, measured: services.Measured | None,
+               arrived: int) -> services.Outcome:
         """Carry out a press (in a worker thread); who may press depends on the socket."""
         raise NotImplementedError
+
+
+def press_reply(side: str, number: int, outcome: services.Outcome) -> dict[str, Any]:
+    """The answer to a press the device measured, whatever became of it: the page keeps it in
+    its queue until this arrives, and shows refused presses with the reason."""
+    reason = outcome.ignored
+    status = ("accepted" if reason is None
+              else "duplicate" if reason is IgnoredReason.DUPLICATE else "refused")
+    reply: dict[str, Any] = {"type": "pressed", "side": side, "press": number,
+                             "status": status, "clock": outcome.snapshot}
+    if reason is not None:
+        reply |= {"reason": reason.value, "message": services.ignored_message(reason)}
+    rec = outcome.reconciled
+    if rec is not None:
+        reply |= {"late_ms": rec.late_ms, "dated": rec.dated.value}
+    return reply
 
 
 def _is_arbiter(board: Board, user) -> bool:
@@ -243,14 +281,16 @@ class BoardConsumer(BoardSocket):
         services.clock_for(board)
         return board, _is_arbiter(board, self.scope.get("user"))
 
-    def _press(self, side: str, number: int) -> services.Outcome:
+    def _press(self, side: str, number: int, measured: services.Measured | None,
+               arrived: int) -> services.Outcome:
         access.recheck(self.board.pk, self.board.token)  # a token revoked since connecting
         refusal = None if self.is_arbiter else access.press_refusal(self.board.pk)
         if refusal:
             raise BadMessage(refusal)
         user = self.scope.get("user")
         who = user.get_username() if self.is_arbiter else f"player {side}"
-        return services.press(self.board, side, number, who=who, user=user)
+        return services.press(self.board, side, number, who=who, user=user, measured=measured,
+                              arrived_ms=arrived)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:
@@ -280,11 +320,13 @@ class SpectateConsumer(BoardSocket):
         services.clock_for(board)
         return board, _is_arbiter(board, self.scope.get("user"))
 
-    def _press(self, side: str, number: int) -> services.Outcome:
+    def _press(self, side: str, number: int, measured: services.Measured | None,
+               arrived: int) -> services.Outcome:
         if not self.is_arbiter:
             raise BadMessage(_("Spectators cannot press the clock."))
         user = self.scope["user"]
-        return services.press(self.board, side, number, who=user.get_username(), user=user)
+        return services.press(self.board, side, number, who=user.get_username(), user=user,
+                              measured=measured, arrived_ms=arrived)
 
 
 class HallConsumer(ClockSocket):

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from clocks import clock as core
 from clocks import rows, server_context
-from clocks.clock import ClockState, IgnoredReason, Press, Side
+from clocks.clock import ClockState, IgnoredReason, Press, Reconciliation, Side
 from clocks.models import Clock, ClockLogEntry, compact
 from tournament.models import Board, Round
 
@@ -62,6 +62,7 @@ class Outcome:
     changed: bool
     press: Press | None = None
     ignored: IgnoredReason | None = None
+    reconciled: Reconciliation | None = None
 
 
 def refusal_message(error: core.ClockError) -> str:
@@ -91,7 +92,24 @@ def ignored_message(reason: IgnoredReason) -> str:
         IgnoredReason.AHEAD: _("That press did not match the clock and was ignored."),
         IgnoredReason.FLAGGED: _("This side's time has run out."),
         IgnoredReason.NOT_YOUR_TURN: _("It is not this side's turn."),
+        IgnoredReason.DUPLICATE: _("That press was counted already."),
+        IgnoredReason.ARBITER: _("The arbiter changed the clock after this press was made, so "
+                                 "it was not counted."),
     }[reason]
+
+
+def reconciliation_text(number: int, detail: dict[str, Any]) -> str:
+    """The clock log's line for a press the device measured (the hall shows it too)."""
+    values = {"n": number, "measured": detail["measured_ms"] / 1000,
+              "late": detail["late_ms"] / 1000}
+    if detail["dated"] == "budget":
+        return _("press %(n)d, measured by the board: %(measured).1f s, dated on arrival: the "
+                 "game's compensation budget is used up") % values
+    if detail["dated"] == "arrival":
+        return _("press %(n)d, measured by the board: %(measured).1f s, on time") % values
+    text = _("press %(n)d, measured by the board: %(measured).1f s, arrived %(late).1f s "
+             "late") % values
+    return text + (_(", the flag withdrawn") if detail.get("unflagged") else "")
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -231,9 +249,9 @@ class HeldClock:
     at the commit is published once. Every single command below is a held clock of one change.
     """
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, arrived_ms: int | None = None) -> None:
         self.clock = _locked(board)
-        self.now = now_ms()
+        self.now = now_ms() if arrived_ms is None else arrived_ms
         self.pending: list[ClockLogEntry] = []
         self.changed = False
         self.state, _detail = _apply(self.clock, self.clock.core, Action.FLAG, FLAG_TIMER, None,
@@ -248,7 +266,7 @@ class HeldClock:
         self.state, detail = _apply(self.clock, self.state, action, who, user, self.now, change,
                                     self.pending)
         return Outcome(self.snapshot, len(self.pending) > logged, detail.get("_press"),
-                       detail.get("_ignored"))
+                       detail.get("_ignored"), detail.get("_reconciled"))
 
     def press(self, side: Side | str, press_number: int, *, who: str) -> Outcome:
         return self.change(Action.PRESS, who, None, _press_change(Side(side), press_number))
@@ -280,13 +298,18 @@ class HeldClock:
             robust=True)
 
 
-def _change(board: Board, action: str, who: str, user, change: Change | None) -> Outcome:
+def _change(board: Board, action: str, who: str, user, change: Change | None,
+            arrived_ms: int | None = None) -> Outcome:
+    """One command under the clock's lock, dated ``arrived_ms`` when the caller noted when it
+    arrived (a press: not when its transaction got the lock, which the flag rule would read)."""
     with transaction.atomic():
-        held = HeldClock(board)
+        held = HeldClock(board, arrived_ms)
         done = None if change is None else held.change(action, who, user, change)
         held.store()
         held.publish()
-    return Outcome(held.snapshot, held.changed, done and done.press, done and done.ignored)
+    if done is None:
+        return Outcome(held.snapshot, held.changed)
+    return Outcome(held.snapshot, held.changed, done.press, done.ignored, done.reconciled)
 
 
 def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
@@ -380,28 +403,55 @@ def start(board: Board, *, who: str, user=None) -> Outcome:
     return _change(board, Action.START, who, user, lambda s, now: (s.start(now), {}))
 
 
-def _press_change(side: Side, press_number: int) -> Change:
+@dataclass(frozen=True)
+class Measured:
+    """What the board's device sent with a press: the turn's running time on its own clock and
+    the arbiter epoch of its last snapshot (``ClockState.press``)."""
+
+    elapsed_ms: int
+    epoch: int
+
+
+def _press_change(side: Side, press_number: int, measured: Measured | None = None,
+                  budget_ms: int = 0) -> Change:
     def change(state: ClockState, now: int):
-        result = state.press(side, press_number, now)
+        if measured is None:
+            result = state.press(side, press_number, now)
+        else:
+            result = state.press(side, press_number, now, measured_ms=measured.elapsed_ms,
+                                 epoch=measured.epoch, budget_ms=budget_ms)
+        rec = result.reconciled
         if result.press is None:
-            return result.state, {"_ignored": result.ignored}
+            return result.state, {"_ignored": result.ignored, "_reconciled": rec}
         p = result.press
-        return result.state, {
+        detail: dict[str, Any] = {
             "press": {"number": p.number, "side": p.side.value, "at_ms": p.at_ms,
                       "remaining_ms": p.remaining_ms},
-            "_press": p,
+            "_press": p, "_reconciled": rec,
         }
+        if rec is not None:
+            detail["reconciled"] = {
+                "measured_ms": rec.measured_ms, "late_ms": rec.late_ms,
+                "dated": rec.dated.value, "budget_used_ms": rec.cost_ms,
+                "unflagged": rec.unflagged,
+            }
+        return result.state, detail
 
     return change
 
 
-def press(board: Board, side: Side | str, press_number: int, *, who: str, user=None) -> Outcome:
+def press(board: Board, side: Side | str, press_number: int, *, who: str, user=None,
+          measured: Measured | None = None, arrived_ms: int | None = None) -> Outcome:
     """``side`` ends its turn; ``press_number`` is the last press number its client saw.
 
     Ignored presses (duplicates, delayed, out of turn) change nothing and are not logged; the
-    outcome says why, so the client can show it and resync from the snapshot.
+    outcome says why, so the client can show it and resync from the snapshot. A press
+    ``measured`` by the board's device is reconciled within the event's compensation budget
+    (docs/clock.md); ``arrived_ms`` is when it reached the server.
     """
-    return _change(board, Action.PRESS, who, user, _press_change(Side(side), press_number))
+    budget_ms = board.round.event.clock_compensation_s * 1000
+    change = _press_change(Side(side), press_number, measured, budget_ms)
+    return _change(board, Action.PRESS, who, user, change, arrived_ms)
 
 
 def pause(board: Board, *, who: str, user=None) -> Outcome:

@@ -38,7 +38,7 @@ class EventForm(forms.ModelForm):
             "name", "start_date", "end_date", "venue", "pairing_system", "rounds_planned",
             "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
             "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
-            "publish_pairings", "publish_standings", "print_language",
+            "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),

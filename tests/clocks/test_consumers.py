@@ -214,3 +214,36 @@ async def test_hall_starts_the_round_and_gets_batched_updates(round_, session_co
     await hall.send_json_to({"type": "pause", "board": 999_999})
     assert "not in this round" in (await receive(hall, "error"))["message"]
     await hall.disconnect()
+
+
+async def past_snapshots(communicator, kind: str) -> dict:
+    """The next message of ``kind``: the snapshots a change broadcasts may come before it."""
+    while (message := await receive(communicator))["type"] == "snapshot" and kind != "snapshot":
+        pass
+    assert message["type"] == kind, message
+    return message
+
+
+async def test_a_measured_press_is_answered_whatever_became_of_it(board, arbiter):
+    await database_sync_to_async(start)(board, arbiter)
+    player = await connect(f"/ws/board/{board.token}/")
+    snap = (await receive(player, "snapshot"))["clock"]
+    measured = {"type": "press", "side": "A", "press": 0, "elapsed_ms": 86_400_000,
+                "epoch": snap["epoch"]}
+    await player.send_json_to(measured)
+    reply = await past_snapshots(player, "pressed")
+    assert (reply["status"], reply["press"], reply["dated"]) == ("accepted", 0, "arrival")
+    await player.send_json_to(measured)  # the queue sent it again after a lost answer
+    reply = await past_snapshots(player, "pressed")
+    assert (reply["status"], reply["reason"]) == ("duplicate", "duplicate")
+    await player.send_json_to({"type": "press", "side": "B", "press": 1, "elapsed_ms": 10,
+                               "epoch": snap["epoch"] + 5})
+    reply = await past_snapshots(player, "pressed")
+    assert (reply["status"], reply["reason"]) == ("refused", "arbiter")
+    assert "arbiter changed the clock" in reply["message"]
+    await player.send_json_to({"type": "press", "side": "B", "press": 1, "elapsed_ms": -1,
+                               "epoch": 1})
+    assert "'elapsed_ms' must be between 0" in (await past_snapshots(player, "error"))["message"]
+    await player.send_json_to({"type": "ping"})
+    await past_snapshots(player, "pong")
+    await player.disconnect()

@@ -381,7 +381,7 @@ class HallConsumer(ClockSocket):
         if kind == "sync":
             boards = await database_sync_to_async(services.round_snapshots)(self.round)
             return await self.send_json({"type": "hall", "boards": boards})
-        if kind in ("start_round", "pause_round", "resume_round"):
+        if kind in ("start_round", "pause_round", "resume_round", "stop_round"):
             service = getattr(services, kind)
             user = self.scope["user"]
             count = await database_sync_to_async(service)(

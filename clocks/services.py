@@ -25,8 +25,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clocks import access, rows, server_context
 from clocks import clock as core
-from clocks import rows, server_context
 from clocks.clock import ClockState, IgnoredReason, Press, Reconciliation, Side
 from clocks.models import Clock, ClockLogEntry, compact
 from tournament.models import Board, Round
@@ -497,6 +497,23 @@ def finish(board: Board, kind: str, *, who: str, user=None, reason: str = "",
     return _change(board, Action.FINISH, who, user, _finish_change(kind, reason, side))
 
 
+def _game_over(state: ClockState, now: int) -> ClockState:
+    """A started clock still open is finished as completed; any other is left as it is."""
+    if state.started_at_ms is None or state.finished is not None:
+        return state
+    return state.finish("completed", now)
+
+
+def stop_for_result(board: Board, *, who: str) -> Outcome | None:
+    """A result was stored for ``board``: its game is over, so its clock stops (a clock that
+    never started or has finished stays as it is). Clocks another app drives (online games,
+    ``access.press_refusal``) are stopped by that app with its last move, not here."""
+    if board.is_bye or access.press_refusal(board.pk) is not None:
+        return None
+    return _change(board, Action.FINISH, who, None,
+                   lambda s, now: (_game_over(s, now), {"kind": "completed", "reason": who}))
+
+
 def apply_flags(board: Board) -> Outcome:
     """Store the flags that fell due (the flag timer's write), each at its exact deadline."""
     return _change(board, Action.FLAG, FLAG_TIMER, None, None)
@@ -506,12 +523,15 @@ def apply_flags(board: Board) -> Outcome:
 
 
 def _round_change(round_: Round, action: str, who: str, user,
-                  change: Callable[[ClockState, int], ClockState | None]) -> int:
+                  change: Callable[[ClockState, int], ClockState | None],
+                  create: bool = True) -> int:
     """Apply ``change`` to every clock of the round at one instant; boards it does not concern
-    (``change`` returns None) are left alone. Returns how many clocks changed."""
+    (``change`` returns None) are left alone. Returns how many clocks changed. ``create``:
+    give boards without a clock row theirs first (a command that only stops clocks need not)."""
     if round_.status == Round.Status.DRAFTED:
         raise ClockRefused(_("Round %(n)d is not published yet.") % {"n": round_.number})
-    ensure_clocks(round_)
+    if create:
+        ensure_clocks(round_)
     changed: list[tuple[Board, dict[str, Any]]] = []
     with transaction.atomic():
         clocks = list(
@@ -544,6 +564,14 @@ def pause_round(round_: Round, *, who: str, user=None) -> int:
     """Pause every running clock of the round."""
     return _round_change(round_, Action.PAUSE, who, user,
                          lambda s, now: s.pause(now) if s.running is not None else None)
+
+
+def stop_round(round_: Round, *, who: str, user=None) -> int:
+    """Stop every started clock of the round for good (the hall's "Stop all clocks", and a
+    closed round: its games are over, nothing of it may keep ticking)."""
+    return _round_change(round_, Action.FINISH, who, user,
+                         lambda s, now: None if s.started_at_ms is None or s.finished
+                         else s.finish("completed", now), create=False)
 
 
 def resume_round(round_: Round, *, who: str, user=None) -> int:

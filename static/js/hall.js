@@ -9,6 +9,12 @@
   if (!C || !root) return;
 
   var strings = C.strings;
+  /* Round-wide commands that reach every board ask first: a stray click would start or stop
+   * every game of the room. */
+  var confirmations = {
+    start_round: gettext("Start every clock of this round that has not started?"),
+    stop_round: gettext("Stop every clock of this round for good? Games still being played lose their clock."),
+  };
   var snaps = {}, rows = {}, lastUpdate = Date.now();
   root.querySelectorAll("tr[data-board]").forEach(function (row) {
     rows[row.dataset.board] = row;
@@ -54,6 +60,7 @@
   function doneText(action, n) {
     var text = action === "start_round" ? ngettext("%(n)s clock started", "%(n)s clocks started", n)
       : action === "pause_round" ? ngettext("%(n)s clock paused", "%(n)s clocks paused", n)
+      : action === "stop_round" ? ngettext("%(n)s clock stopped", "%(n)s clocks stopped", n)
       : ngettext("%(n)s clock resumed", "%(n)s clocks resumed", n);
     return interpolate(text, { n: n }, true);
   }
@@ -71,7 +78,11 @@
   });
 
   root.querySelectorAll("[data-round-command]").forEach(function (button) {
-    button.addEventListener("click", function () { conn.send({ type: button.dataset.roundCommand }); });
+    button.addEventListener("click", function () {
+      var ask = confirmations[button.dataset.roundCommand];
+      if (ask && !window.confirm(ask)) return;
+      conn.send({ type: button.dataset.roundCommand });
+    });
   });
   root.querySelectorAll("tr[data-board] [data-command]").forEach(function (button) {
     button.addEventListener("click", function () {

@@ -307,3 +307,39 @@ def test_a_press_is_dated_when_it_arrived_not_when_it_got_the_lock(board, arbite
     outcome = services.press(board, "A", 0, who="player A", arrived_ms=arrived)
     assert outcome.press is not None and outcome.press.at_ms == arrived
     assert stored(board).side("A").flagged_at_ms is None
+
+
+# -- clocks stop when their game stops -----------------------------------------------------------
+
+
+def test_a_stored_result_stops_the_boards_clock_and_closing_the_round_stops_the_rest(
+        round_, arbiter, clock_time):
+    from tournament import services as event_services
+
+    services.start_round(round_, who=arbiter.username, user=arbiter)
+    first, second, third = round_.boards.order_by("number")
+    clock_time.advance(5_000)
+    event_services.record_result(first, "forfeit", loser_seat="second", source="arbiter",
+                                 user=arbiter)
+    assert stored(first).finished.kind.value == "completed"
+    assert stored(first).remaining_ms("A", clock_time.now) == 595_000
+    assert stored(second).finished is None
+    entry = ClockLogEntry.objects.filter(clock__board=first, action="finish").get()
+    assert entry.who == "result"
+    assert services.stop_round(round_, who=arbiter.username, user=arbiter) == 2
+    assert all(stored(b).finished is not None for b in (second, third))
+    assert services.stop_round(round_, who=arbiter.username, user=arbiter) == 0
+
+
+def test_closing_a_round_stops_its_clocks(round_, arbiter, clock_time):
+    from tournament import services as event_services
+    from tournament.models import Result
+
+    services.start_round(round_, who=arbiter.username, user=arbiter)
+    clock_time.advance(1_000)
+    for board in round_.boards.all():  # results that came without the signal (an import)
+        Result.objects.create(board=board, version=1, kind="double_forfeit", source="arbiter",
+                              status="accepted", first_vp=0, second_vp=0)
+    assert all(stored(b).finished is None for b in round_.boards.all())
+    event_services.close_round(round_)
+    assert all(stored(b).finished is not None for b in round_.boards.all())

@@ -28,7 +28,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from clocks import access, services
+from clocks import access, links, services
 from clocks.clock import IgnoredReason
 from clocks.services import ClockRefused
 from tournament.models import Board, Round
@@ -232,7 +232,8 @@ class BoardSocket(ClockSocket):
                 return await self.reply(outcome)
             return await self.send_json(press_reply(side, number, outcome))
         if kind == "ping":  # the board page's heartbeat: it counts a missed pong as offline
-            return await self.send_json({"type": "pong"})
+            await self.send_json({"type": "pong"})
+            return await self.heard()
         if kind in ARBITER_COMMANDS:
             return await self.arbiter_command(self.board, content)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
@@ -241,6 +242,9 @@ class BoardSocket(ClockSocket):
                arrived: int) -> services.Outcome:
         """Carry out a press (in a worker thread); who may press depends on the socket."""
         raise NotImplementedError
+
+    async def heard(self) -> None:
+        """A heartbeat arrived: the board's link is watched on the board socket only."""
 
 
 def press_reply(side: str, number: int, outcome: services.Outcome) -> dict[str, Any]:
@@ -275,6 +279,40 @@ class BoardConsumer(BoardSocket):
         await self.accept()
         await self.join(services.board_group(self.board.pk))
         await self.send_snapshot()
+        self.last_heard, self.silent, self.watchdog = services.now_ms(), False, None
+        await self.report_link()
+
+    async def report_link(self, silent_since: int | None = None, gone: bool = False) -> None:
+        await database_sync_to_async(links.socket_state)(
+            self.board.pk, self.board.round_id, self.channel_name, services.now_ms(),
+            silent_since, gone)
+
+    async def heard(self) -> None:
+        """A heartbeat: the first starts the watchdog; one after a silence reports live."""
+        self.last_heard = services.now_ms()
+        if self.watchdog is None:
+            self.watchdog = asyncio.create_task(self._watch())
+        if self.silent:
+            self.silent = False
+            await self.report_link()
+
+    async def _watch(self) -> None:
+        """Report the device offline once its heartbeat is silent for ``links.SILENT_MS``: a
+        Wi-Fi that drops leaves the socket open on this side for minutes."""
+        while True:
+            await asyncio.sleep(1)
+            if not self.silent and services.now_ms() - self.last_heard > links.SILENT_MS:
+                self.silent = True
+                await self.report_link(silent_since=self.last_heard)
+
+    async def disconnect(self, code):
+        if getattr(self, "watchdog", None) is not None:
+            self.watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.watchdog
+        if hasattr(self, "last_heard"):
+            await self.report_link(gone=True)
+        await super().disconnect(code)
 
     def _load(self, token: str) -> tuple[Board, bool]:
         board = board_for_token(token)
@@ -368,6 +406,10 @@ class HallConsumer(ClockSocket):
         if self.flusher is None or self.flusher.done():
             self.flusher = asyncio.create_task(self._flush_soon())
 
+    async def clock_link(self, event):
+        """A board's link changed (rare): sent at once, not batched."""
+        await self.send_json({"type": "link", "board": event["board"], "link": event["link"]})
+
     async def _flush_soon(self) -> None:
         loop = asyncio.get_running_loop()
         await asyncio.sleep(max(0.0, self.last_flush + HALL_BATCH_S - loop.time()))
@@ -390,6 +432,9 @@ class HallConsumer(ClockSocket):
         if kind in ARBITER_COMMANDS:
             board = await database_sync_to_async(self._board)(_int(content, "board"))
             return await self.arbiter_command(board, content)
+        if kind == "seen":  # the arbiter has looked at a board's reconciled presses
+            board = await database_sync_to_async(self._board)(_int(content, "board"))
+            return await database_sync_to_async(links.seen)(board.pk, board.round_id)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
     def _board(self, board_id: int) -> Board:

@@ -25,7 +25,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from clocks import access, rows, server_context
+from clocks import access, links, rows, server_context
 from clocks import clock as core
 from clocks.clock import ClockState, IgnoredReason, Press, Reconciliation, Side
 from clocks.models import Clock, ClockLogEntry, compact
@@ -98,18 +98,17 @@ def ignored_message(reason: IgnoredReason) -> str:
     }[reason]
 
 
-def reconciliation_text(number: int, detail: dict[str, Any]) -> str:
-    """The clock log's line for a press the device measured (the hall shows it too)."""
-    values = {"n": number, "measured": detail["measured_ms"] / 1000,
-              "late": detail["late_ms"] / 1000}
-    if detail["dated"] == "budget":
+def reconciliation_text(number: int, rec: Reconciliation) -> str:
+    """The line the hall shows for a press the device measured (the log keeps its numbers)."""
+    values = {"n": number, "measured": rec.measured_ms / 1000, "late": rec.late_ms / 1000}
+    if rec.dated == "budget":
         return _("press %(n)d, measured by the board: %(measured).1f s, dated on arrival: the "
                  "game's compensation budget is used up") % values
-    if detail["dated"] == "arrival":
+    if rec.dated == "arrival":
         return _("press %(n)d, measured by the board: %(measured).1f s, on time") % values
     text = _("press %(n)d, measured by the board: %(measured).1f s, arrived %(late).1f s "
              "late") % values
-    return text + (_(", the flag withdrawn") if detail.get("unflagged") else "")
+    return text + (_(", the flag withdrawn") if rec.unflagged else "")
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -168,7 +167,13 @@ def round_snapshots(round_: Round, now: int | None = None) -> list[dict[str, Any
     now = now_ms() if now is None else now
     boards = (round_.boards.select_related("round__event", "clock")
               .filter(second__isnull=False).order_by("number"))
-    return [payload(board, _stored_state(board), now) for board in boards]
+    return [{**payload(board, _stored_state(board), now), "link": _link(board)}
+            for board in boards]
+
+
+def _link(board: Board) -> dict[str, Any]:
+    clock = getattr(board, "clock", None)
+    return links.public({} if clock is None else clock.link)
 
 
 def presses(board: Board) -> list[Press]:
@@ -451,7 +456,11 @@ def press(board: Board, side: Side | str, press_number: int, *, who: str, user=N
     """
     budget_ms = board.round.event.clock_compensation_s * 1000
     change = _press_change(Side(side), press_number, measured, budget_ms)
-    return _change(board, Action.PRESS, who, user, change, arrived_ms)
+    outcome = _change(board, Action.PRESS, who, user, change, arrived_ms)
+    if links.worth_a_look(outcome.reconciled):
+        links.mark(board.pk, board.round_id,
+                   reconciliation_text(press_number + 1, outcome.reconciled))
+    return outcome
 
 
 def pause(board: Board, *, who: str, user=None) -> Outcome:

@@ -284,8 +284,11 @@ def test_a_queued_press_is_reconciled_logged_and_bounded_by_the_events_budget(bo
     assert entry.detail["reconciled"] == {"measured_ms": 5_800, "late_ms": 11_200,
                                           "dated": "device", "budget_used_ms": 11_200,
                                           "unflagged": False}
-    assert services.reconciliation_text(1, entry.detail["reconciled"]) == (
+    assert services.reconciliation_text(1, outcome.reconciled) == (
         "press 1, measured by the board: 5.8 s, arrived 11.2 s late")
+    link = services.round_snapshots(board.round)[0]["link"]
+    assert (link["state"], link["marked"], link["notes"]) == (
+        "none", 1, ["press 1, measured by the board: 5.8 s, arrived 11.2 s late"])
     again = services.press(board, "A", 0, who="player A", measured=services.Measured(5_800, 1))
     assert again.ignored is IgnoredReason.DUPLICATE and not again.changed
     # the event's budget: 5 s left of it cannot cover another 9 s outage

@@ -213,6 +213,7 @@ class ClockState:
         measured_ms: int | None = None,
         epoch: int | None = None,
         budget_ms: int = 0,
+        cap_ms: int | None = None,
     ) -> PressResult:
         """``side`` ends its turn; ``press_number`` is the press number its client last saw.
 
@@ -225,7 +226,9 @@ class ClockState:
         the arbiter epoch of the device's last snapshot: the press is then dated where the
         device saw it when the gap is explained (``_reconcile``), so that a press that waited
         in the device's queue through a Wi-Fi outage costs its side nothing more; ``budget_ms``
-        bounds the game's total compensation.
+        bounds the game's total compensation. ``cap_ms`` is for a player's own device (an
+        online seat), which cannot keep the game's time: at most that much is credited per
+        press (lichess's lag compensation), from what is left of the budget.
         """
         side = Side(side)
         if type(press_number) is not int:
@@ -239,7 +242,8 @@ class ClockState:
             if ignored is not None:
                 return PressResult(self, None, ignored)
             return state._complete_turn(side, now, now, None)
-        return state._reconcile(self, side, press_number, now, measured_ms, epoch, budget_ms)
+        return state._reconcile(self, side, press_number, now, measured_ms, epoch, budget_ms,
+                                cap_ms)
 
     def pause(self, now_ms: int) -> ClockState:
         """Stop the running clock, remembering whose turn resumes (and how much of it is gone)."""
@@ -459,7 +463,8 @@ class ClockState:
         return PressResult(after._changed(now), press, None, reconciled)
 
     def _reconcile(self, original: ClockState, side: Side, press_number: int, now: int,
-                   measured: int, epoch: int | None, budget_ms: int) -> PressResult:
+                   measured: int, epoch: int | None, budget_ms: int,
+                   cap_ms: int | None = None) -> PressResult:
         """A press with the device's measurement of its turn, on this state (flags due by
         ``now`` applied; ``original`` is returned unchanged when the press is refused).
 
@@ -469,7 +474,9 @@ class ClockState:
         than the server saw, never a negative turn, never before the turn's running stretch
         began) and the game's budget covers ``late``. Past the budget it is dated on arrival.
         A flag the server stored is withdrawn when the device's turn ended before the deadline
-        and nothing was played after the flag; otherwise the flag stands.
+        and nothing was played after the flag; otherwise the flag stands. With ``cap_ms`` (an
+        online seat) ``late`` is at most ``cap_ms`` and what is left of the budget, and flags
+        always stand.
         """
         ignored = self._measured_refusal(side, press_number, epoch)
         if ignored is not None:
@@ -477,7 +484,8 @@ class ClockState:
         left = max(0, budget_ms - self.compensated_ms)
         record = self.flag_turn
         if self.flagged(side):
-            if record is None or record.side is not side or record.press_number != press_number:
+            if (record is None or record.side is not side or record.press_number != press_number
+                    or cap_ms is not None):
                 return PressResult(original, None, IgnoredReason.FLAGGED)
             deadline = self.side(side).flagged_at_ms or 0
             at_deadline = record.elapsed_ms + deadline - record.started_ms
@@ -500,6 +508,8 @@ class ClockState:
             return PressResult(original, None, IgnoredReason.NOT_YOUR_TURN)
         measured = max(measured, self.turn_elapsed_ms)
         late = max(0, self._turn_elapsed(now) - measured)
+        if cap_ms is not None:
+            late = min(late, cap_ms, left)
         cost = self._budget_cost(late, now)
         dated = Dated.DEVICE if late else Dated.ARRIVAL
         if cost > left:

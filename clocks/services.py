@@ -273,8 +273,13 @@ class HeldClock:
         return Outcome(self.snapshot, len(self.pending) > logged, detail.get("_press"),
                        detail.get("_ignored"), detail.get("_reconciled"))
 
-    def press(self, side: Side | str, press_number: int, *, who: str) -> Outcome:
-        return self.change(Action.PRESS, who, None, _press_change(Side(side), press_number))
+    def press(self, side: Side | str, press_number: int, *, who: str,
+              measured: Measured | None = None) -> Outcome:
+        """A press under the held lock; ``measured`` as for ``press`` below (an online seat's
+        reported move time, with its cap)."""
+        budget_ms = 0 if measured is None else _budget_ms(self.clock.board)
+        change = _press_change(Side(side), press_number, measured, budget_ms)
+        return self.change(Action.PRESS, who, None, change)
 
     def correct(self, turn: Side | str, *, reason: str, who: str) -> Outcome:
         return self.change(Action.CORRECT, who, None, _correct_change(turn, reason))
@@ -410,11 +415,18 @@ def start(board: Board, *, who: str, user=None) -> Outcome:
 
 @dataclass(frozen=True)
 class Measured:
-    """What the board's device sent with a press: the turn's running time on its own clock and
-    the arbiter epoch of its last snapshot (``ClockState.press``)."""
+    """What a device sent with a press: the turn's running time on its own clock and, from the
+    board's device, the arbiter epoch of its last snapshot; ``cap_ms`` for a player's own
+    device (an online seat: lag compensation, at most that much per press). See
+    ``ClockState.press``."""
 
     elapsed_ms: int
-    epoch: int
+    epoch: int | None = None
+    cap_ms: int | None = None
+
+
+#: An online seat's lag is credited up to this much per move (lichess credits about as much).
+ONLINE_LAG_CAP_MS = 1_000
 
 
 def _press_change(side: Side, press_number: int, measured: Measured | None = None,
@@ -424,7 +436,8 @@ def _press_change(side: Side, press_number: int, measured: Measured | None = Non
             result = state.press(side, press_number, now)
         else:
             result = state.press(side, press_number, now, measured_ms=measured.elapsed_ms,
-                                 epoch=measured.epoch, budget_ms=budget_ms)
+                                 epoch=measured.epoch, budget_ms=budget_ms,
+                                 cap_ms=measured.cap_ms)
         rec = result.reconciled
         if result.press is None:
             return result.state, {"_ignored": result.ignored, "_reconciled": rec}
@@ -454,13 +467,17 @@ def press(board: Board, side: Side | str, press_number: int, *, who: str, user=N
     ``measured`` by the board's device is reconciled within the event's compensation budget
     (docs/clock.md); ``arrived_ms`` is when it reached the server.
     """
-    budget_ms = board.round.event.clock_compensation_s * 1000
-    change = _press_change(Side(side), press_number, measured, budget_ms)
+    change = _press_change(Side(side), press_number, measured, _budget_ms(board))
     outcome = _change(board, Action.PRESS, who, user, change, arrived_ms)
     if links.worth_a_look(outcome.reconciled):
         links.mark(board.pk, board.round_id,
                    reconciliation_text(press_number + 1, outcome.reconciled))
     return outcome
+
+
+def _budget_ms(board: Board) -> int:
+    """The game's compensation budget: the event's setting (``Event.clock_compensation_s``)."""
+    return board.round.event.clock_compensation_s * 1000
 
 
 def pause(board: Board, *, who: str, user=None) -> Outcome:

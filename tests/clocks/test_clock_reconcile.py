@@ -214,3 +214,17 @@ def test_whatever_the_device_claims_a_reconciled_timeline_stays_within_bounds(ba
         replayed = replayed.press(side, number, at, measured_ms=measured, epoch=1,
                                   budget_ms=budget).state
     assert replayed == state
+
+
+def test_an_online_seat_is_credited_its_lag_up_to_the_cap_from_the_budget():
+    clock = started()
+    result = clock.press(A, 0, 10_400, measured_ms=10_000, budget_ms=BUDGET, cap_ms=1_000)
+    assert (result.press.at_ms, result.reconciled.late_ms) == (10_000, 400)
+    result = clock.press(A, 0, 13_000, measured_ms=10_000, budget_ms=BUDGET, cap_ms=1_000)
+    assert (result.press.at_ms, result.reconciled.late_ms) == (12_000, 1_000)  # capped
+    result = clock.press(A, 0, 13_000, measured_ms=10_000, budget_ms=600, cap_ms=1_000)
+    assert result.reconciled.late_ms == 600  # what is left of the quota
+    assert result.state.compensated_ms == 600
+    flagged = started("10").at(12_000)
+    assert flagged.press(A, 0, 12_000, measured_ms=9_000, budget_ms=BUDGET,
+                         cap_ms=1_000).ignored is IgnoredReason.FLAGGED

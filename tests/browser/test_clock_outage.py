@@ -18,7 +18,7 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,
     browser,
-    session_cookie,
+    open_hall,
 )
 from tests.clocks.servers import wait_for_other_sessions_to_end
 
@@ -52,9 +52,20 @@ def open_board(browser, outage, board):  # noqa: F811
     context = browser.new_context(viewport={"width": 420, "height": 800})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
+    page.on("console", lambda m: print(f"{time.strftime('%X')} console: {m.text}"))  # on failure
     page.goto(f"{outage.url}/b/{board.token}/")
     page.wait_for_selector(CONNECTED)
     return context, page
+
+
+def started_board(browser, outage, arbiter, slug: str):  # noqa: F811
+    """A one-board event with its clock started, and the board page open and running."""
+    round_ = create_clock_event(1, arbiter=arbiter, slug=slug)
+    services.start_round(round_, who=arbiter.username, user=arbiter)
+    board = round_.boards.get()
+    context, page = open_board(browser, outage, board)
+    page.wait_for_selector(".side-A.running")
+    return board, context, page
 
 
 def cut(context, outage) -> float:
@@ -88,11 +99,7 @@ def assert_presses_where_clicked(board, clicks: list[int]) -> None:
 
 def outage_with_presses_both_ways(browser, outage, arbiter, slug: str,  # noqa: F811
                                   seconds: float):
-    round_ = create_clock_event(1, arbiter=arbiter, slug=slug)
-    services.start_round(round_, who=arbiter.username, user=arbiter)
-    board = round_.boards.get()
-    context, page = open_board(browser, outage, board)
-    page.wait_for_selector(".side-A.running")
+    board, context, page = started_board(browser, outage, arbiter, slug)
     began = cut(context, outage)
     page.wait_for_selector(OFFLINE, timeout=4_000)  # noticed within 3 s (+ the test's slack)
     assert "Offline since" in connection_text(page)
@@ -105,7 +112,7 @@ def outage_with_presses_both_ways(browser, outage, arbiter, slug: str,  # noqa: 
     assert "2 presses will be sent" in connection_text(page)
     time.sleep(max(0.0, began + seconds - time.time()))
     restore(context, outage)
-    page.wait_for_selector(CONNECTED)
+    page.wait_for_selector(CONNECTED, timeout=2 * TIMEOUT_MS)  # a backoff step, a busy CI
     page.wait_for_selector(DRAINED)
     assert connection_text(page) == "Connected"
     assert "2 presses accepted" in page.inner_text("#clock-message")
@@ -128,11 +135,7 @@ def test_a_two_minute_outage_with_presses_both_ways_loses_nothing(venue, browser
 
 def test_presses_survive_a_reload_during_the_outage(venue, browser, arbiter):  # noqa: F811
     _server, outage = venue
-    round_ = create_clock_event(1, arbiter=arbiter, slug="wifi-reload")
-    services.start_round(round_, who=arbiter.username, user=arbiter)
-    board = round_.boards.get()
-    context, page = open_board(browser, outage, board)
-    page.wait_for_selector(".side-A.running")
+    board, context, page = started_board(browser, outage, arbiter, "wifi-reload")
     cut(context, outage)
     page.wait_for_selector(OFFLINE, timeout=4_000)
     clicks = [click(page, "A")]
@@ -192,14 +195,9 @@ def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F8
 def test_past_the_budget_a_press_is_dated_on_arrival_and_the_hall_is_told(
         venue, browser, arbiter):  # noqa: F811
     server, outage = venue
-    round_ = create_clock_event(1, arbiter=arbiter, slug="wifi-budget")
-    event = round_.event
-    event.clock_compensation_s = 2
-    event.save()
-    services.start_round(round_, who=arbiter.username, user=arbiter)
-    board = round_.boards.get()
-    context, page = open_board(browser, outage, board)
-    page.wait_for_selector(".side-A.running")
+    board, context, page = started_board(browser, outage, arbiter, "wifi-budget")
+    board.round.event.clock_compensation_s = 2
+    board.round.event.save()
     cut(context, outage)
     page.wait_for_selector(OFFLINE, timeout=4_000)
     click(page, "A")
@@ -209,11 +207,7 @@ def test_past_the_budget_a_press_is_dated_on_arrival_and_the_hall_is_told(
     page.wait_for_selector(DRAINED)
     (stored,) = services.presses(board)
     assert stored.at_ms >= arrived - TOLERANCE_MS  # on arrival, not where the device saw it
-    hall_context = browser.new_context()
-    hall_context.add_cookies([session_cookie(arbiter, server)])
-    hall = hall_context.new_page()
-    hall.set_default_timeout(TIMEOUT_MS)
-    hall.goto(f"{server.url}/e/{event.slug}/clocks/1/")
+    hall_context, hall = open_hall(browser, server, arbiter, board.round)
     row = f'tr[data-board="{board.pk}"]'
     hall.wait_for_selector(f"{row} .hall-link.marked")
     assert "compensation budget is used up" in hall.get_attribute(f"{row} .hall-link", "title")
@@ -226,16 +220,8 @@ def test_past_the_budget_a_press_is_dated_on_arrival_and_the_hall_is_told(
 
 def test_an_arbiters_pause_during_the_outage_wins(venue, browser, arbiter):  # noqa: F811
     server, outage = venue
-    round_ = create_clock_event(1, arbiter=arbiter, slug="wifi-pause")
-    services.start_round(round_, who=arbiter.username, user=arbiter)
-    board = round_.boards.get()
-    context, page = open_board(browser, outage, board)
-    page.wait_for_selector(".side-A.running")
-    hall_context = browser.new_context()
-    hall_context.add_cookies([session_cookie(arbiter, server)])
-    hall = hall_context.new_page()
-    hall.set_default_timeout(TIMEOUT_MS)
-    hall.goto(f"{server.url}/e/{round_.event.slug}/clocks/1/")
+    board, context, page = started_board(browser, outage, arbiter, "wifi-pause")
+    hall_context, hall = open_hall(browser, server, arbiter, board.round)
     row = f'tr[data-board="{board.pk}"]'
     hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
     cut(context, outage)

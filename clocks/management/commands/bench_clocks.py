@@ -236,9 +236,8 @@ class Command(BaseCommand):
         this process, CPU and wall per press, through rows.py's statements and through the ORM
         (``rows.SQL``), game by game on fresh boards, the order alternating. CPU time is the
         figure that another load on the same cores disturbs least. ``measured``: every press
-        carries a device's measurement (a turn of 0 ms: each is reconciled), as from the board
-        page."""
-        device = services.Measured(0, 1) if measured else None
+        carries what a device on this machine measured (the time since the previous press, as
+        the board page sends it: each is reconciled, by the few ms it took to arrive)."""
         round_ = create_clock_event(2 * games, slug=f"bench-path-{int(time.time())}",
                                     time_control="3600", name="Clock benchmark")
         services.start_round(round_, who="bench")
@@ -251,9 +250,14 @@ class Command(BaseCommand):
                     rows.SQL = sql
                     board = boards.pop()
                     cpu, wall = time.process_time(), time.perf_counter()
+                    turn_began = wall
                     for number in range(presses):
+                        pressed = time.perf_counter()
+                        device = services.Measured(int((pressed - turn_began) * 1000), 1)
+                        turn_began = pressed
+                        # the first turn began at the round's start, before this device's time
                         services.press(board, "AB"[number % 2], number, who="bench",
-                                       measured=device)
+                                       measured=device if measured and number else None)
                     timings[sql].append(((time.process_time() - cpu) / presses * 1000,
                                          (time.perf_counter() - wall) / presses * 1000))
         finally:

@@ -279,8 +279,10 @@ class BoardConsumer(BoardSocket):
         await self.accept()
         await self.join(services.board_group(self.board.pk))
         await self.send_snapshot()
-        self.last_heard, self.silent, self.watchdog = services.now_ms(), False, None
+        self.last_heard, self.silent = services.now_ms(), False
         await self.report_link()
+        # from the start: a Wi-Fi that drops before the page's first ping is an outage too
+        self.watchdog = asyncio.create_task(self._watch())
 
     async def report_link(self, silent_since: int | None = None, gone: bool = False) -> None:
         await database_sync_to_async(links.socket_state)(
@@ -288,10 +290,8 @@ class BoardConsumer(BoardSocket):
             silent_since, gone)
 
     async def heard(self) -> None:
-        """A heartbeat: the first starts the watchdog; one after a silence reports live."""
+        """A heartbeat: one after a silence reports the device live again."""
         self.last_heard = services.now_ms()
-        if self.watchdog is None:
-            self.watchdog = asyncio.create_task(self._watch())
         if self.silent:
             self.silent = False
             await self.report_link()

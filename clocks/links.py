@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import transaction
 
+from clocks import services  # services uses this module too: only its functions are called
 from clocks.clock import Dated, Reconciliation
 from clocks.models import Clock
 
@@ -52,8 +53,6 @@ def public(link: dict[str, Any]) -> dict[str, Any]:
 def _update(board_id: int, round_id: int, change) -> None:
     """Change the board's link under the clock row's lock; tell the hall if what it shows
     changed."""
-    from clocks import services
-
     with transaction.atomic():
         clock = Clock.objects.select_for_update().filter(board_id=board_id).first()
         if clock is None:

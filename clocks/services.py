@@ -540,6 +540,19 @@ def stop_for_result(board: Board, *, who: str) -> Outcome | None:
                    lambda s, now: (_game_over(s, now), {"kind": "completed", "reason": who}))
 
 
+def on_result_stored(sender, *, event, result, **kwargs) -> None:
+    """``tournament.signals.result_stored``: a stored result ends the game (a resignation, a
+    confirmed scoresheet, the arbiter's entry), so the board's clock stops in the same
+    transaction."""
+    stop_for_result(result.board, who="result")
+
+
+def on_round_closed(sender, *, event, number, **kwargs) -> None:
+    """``tournament.signals.round_closed``: nothing of a closed round keeps ticking, whatever
+    its boards' results said."""
+    stop_round(event.rounds.get(number=number), who="round closed")
+
+
 def apply_flags(board: Board) -> Outcome:
     """Store the flags that fell due (the flag timer's write), each at its exact deadline."""
     return _change(board, Action.FLAG, FLAG_TIMER, None, None)

@@ -227,7 +227,17 @@ class BoardSocket(ClockSocket):
         if kind == "press":
             arrived = services.now_ms()  # the press is dated here, not when it gets the lock
             side, number, measured = _side(content), _int(content, "press"), _measured(content)
-            outcome = await database_sync_to_async(self._press)(side, number, measured, arrived)
+            try:
+                outcome = await database_sync_to_async(self._press)(side, number, measured,
+                                                                    arrived)
+            except (BadMessage, ClockRefused) as refused:
+                if measured is None:
+                    raise
+                # answered as a press, or the page would keep sending it from its queue
+                snap = await database_sync_to_async(services.snapshot)(self.board)
+                return await self.send_json({
+                    "type": "pressed", "side": side, "press": number, "status": "refused",
+                    "reason": "refused", "message": str(refused), "clock": snap})
             if measured is None:
                 return await self.reply(outcome)
             return await self.send_json(press_reply(side, number, outcome))

@@ -278,3 +278,18 @@ async def test_the_hall_sees_each_board_devices_link(board, arbiter, session_coo
     await hall.send_json_to({"type": "seen", "board": board.pk})
     assert (await past_snapshots(hall, "link"))["link"]["marked"] == 0
     await hall.disconnect()
+
+
+async def test_a_measured_press_that_may_not_be_made_is_answered_as_refused(board, arbiter):
+    """The page keeps a press in its queue until it is answered: a refusal is an answer."""
+    await database_sync_to_async(start)(board, arbiter)
+    spectator = await connect(f"/ws/spectate/{board.pk}/")
+    await receive(spectator, "snapshot")
+    await spectator.send_json_to({"type": "press", "side": "A", "press": 0, "elapsed_ms": 10,
+                                  "epoch": 1})
+    reply = await past_snapshots(spectator, "pressed")
+    assert (reply["status"], reply["message"]) == ("refused", "Spectators cannot press the clock.")
+    assert reply["clock"]["press_number"] == 0
+    await spectator.send_json_to({"type": "press", "side": "A", "press": 0})  # unmeasured
+    assert (await receive(spectator, "error"))["message"] == "Spectators cannot press the clock."
+    await spectator.disconnect()

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0006_player_logins'),
+        ('tournament', '0009_late_entry_vp'),
     ]
 
     operations = [

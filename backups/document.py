@@ -49,9 +49,10 @@ EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
     "token_grace_minutes", "publish_pairings", "publish_standings", "pairing_order",
-    "print_language",
+    "print_language", "clock_compensation_s",
 ]
-OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en"}
+OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en",
+                         "clock_compensation_s": 180}
 """Fields that older backups lack, with the value that keeps such an event as it was."""
 
 

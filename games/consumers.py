@@ -29,7 +29,7 @@ from games.models import OnlineGame
 from tournament.models import Round
 from tournament.tokens import TokenRefused
 
-MOVE_KEYS = frozenset({"type", "move", "placement", "number"})
+MOVE_KEYS = frozenset({"type", "move", "placement", "number", "think_ms"})
 
 
 class GameSocket(ClockSocket):

@@ -42,7 +42,7 @@ class EventForm(forms.ModelForm):
             "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
             "late_entry_vp",
             "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
-            "publish_pairings", "publish_standings", "print_language",
+            "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),

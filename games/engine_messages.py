@@ -21,7 +21,7 @@ from django.utils.translation import ngettext_lazy, pgettext_lazy
 from games.dealt import MoveRefused
 from games.engine import EngineError
 from games.engine.messages import Message
-from tournament.core_messages import say
+from tournament.core_messages import JSON_DETAILS, say
 
 __all__ = ["JSON_DETAILS", "MOVE_MSGIDS", "MSGIDS", "engine_text", "move_refusal_text"]
 
@@ -164,24 +164,6 @@ MSGIDS: dict[str, Promise] = {
                         "'%(result)s'"),
     "unknown_action_kind": _("unknown action kind '%(kind)s'"),
     "file_unreadable": _("cannot read '%(name)s': %(why)s"),
-}
-
-
-#: What Python's JSON parser says (the ``detail`` of ``json_invalid``: a reason inside the
-#: engine's), in the reader's language. A text not listed (another Python version) is shown as
-#: the parser wrote it.
-JSON_DETAILS: dict[str, Promise] = {
-    "Expecting value": pgettext_lazy("JSON parser", "Expecting value"),
-    "Expecting property name enclosed in double quotes": pgettext_lazy(
-        "JSON parser", "Expecting property name enclosed in double quotes"),
-    "Expecting ':' delimiter": pgettext_lazy("JSON parser", "Expecting ':' delimiter"),
-    "Expecting ',' delimiter": pgettext_lazy("JSON parser", "Expecting ',' delimiter"),
-    "Extra data": pgettext_lazy("JSON parser", "Extra data"),
-    "Unterminated string starting at": pgettext_lazy("JSON parser",
-                                                     "Unterminated string starting at"),
-    "Invalid control character at": pgettext_lazy("JSON parser", "Invalid control character at"),
-    "Invalid \\escape": pgettext_lazy("JSON parser", "Invalid \\escape"),
-    "Invalid \\uXXXX escape": pgettext_lazy("JSON parser", "Invalid \\uXXXX escape"),
 }
 
 

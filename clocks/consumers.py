@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -30,6 +29,8 @@ from django.utils.translation import gettext as _
 
 from clocks import access, services
 from clocks.services import ClockRefused
+from tournament.core_messages import json_text
+from tournament.json_input import JSONRefused, read_json
 from tournament.models import Board, Round
 from tournament.tokens import TokenRefused, board_for_token
 
@@ -146,9 +147,9 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            return await self.error(_("The message is not valid JSON."))
+            content = read_json(text_data or "")
+        except JSONRefused as refused:
+            return await self.error(json_text(refused))
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             return await self.error(_("A message must be a JSON object with a \"type\"."))
         try:

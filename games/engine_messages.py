@@ -21,7 +21,8 @@ from django.utils.translation import ngettext_lazy, pgettext_lazy
 from games.dealt import MoveRefused
 from games.engine import EngineError
 from games.engine.messages import Message
-from tournament.core_messages import JSON_DETAILS, say
+from tournament.core_messages import JSON_DETAILS, json_text, say
+from tournament.json_input import JSONRefused
 
 __all__ = ["JSON_DETAILS", "MOVE_MSGIDS", "MSGIDS", "engine_text", "move_refusal_text"]
 
@@ -36,6 +37,7 @@ MSGIDS: dict[str, Promise] = {
     "unknown_form": _("unknown record form '%(form)s' (text or json)"),
     "too_large": _("the record is too large (%(size)s characters; the limit is %(limit)s)"),
     "json_invalid": _("not valid JSON: %(detail)s"),
+    "json_refused": _("not accepted as a JSON record: %(reason)s"),
     "tag_after_action": _("tag after the first action (tags come first)"),
     "tag_twice": _("tag '%(name)s' appears twice"),
     "tag_malformed": _("malformed tag '%(text)s' (expected [Name \"value\"])"),
@@ -172,6 +174,8 @@ def engine_text(error: EngineError | Message) -> str:
     params = error.params
     if error.code == "json_invalid":
         params = {**params, "detail": JSON_DETAILS.get(params["detail"], params["detail"])}
+    elif error.code == "json_refused" and isinstance(params["reason"], JSONRefused):
+        params = {**params, "reason": json_text(params["reason"])}
     return say(MSGIDS, error.code, params, _inner)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
@@ -18,12 +16,16 @@ from games.engine import format_record, parse_record, verify
 from games.engine.board import COLOURS
 from games.models import GameRecord
 from games.services import MAX_RECORD_BYTES, RecordRejected, board_for_record, submit_record
+from tournament.core_messages import json_text
+from tournament.json_input import JSONRefused, Limits, read_json
 from tournament.models import Board, Round
 from tournament.permissions import arbiter_required
 from tournament.tokens import TokenRefused, board_for_token
 
 SUBMISSIONS_PER_10_MIN = 20
 ENTRIES_PER_MINUTE = 120
+#: A live scoresheet entry is a few fields: far below the default size, and never nested.
+LIVE_JSON = Limits(max_bytes=16 * 1024, max_depth=4)
 
 
 def _api_error(status: int, code: str, message: str, line: int | None = None) -> JsonResponse:
@@ -204,9 +206,9 @@ def _live_response(board_state: live.LiveState, status: int = 200):
 
 def _json_body(request) -> dict:
     try:
-        data = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise live.LiveRefused(_("The request is not JSON.")) from None
+        data = read_json(request.body or b"{}", LIVE_JSON)
+    except JSONRefused as refused:
+        raise live.LiveRefused(json_text(refused)) from None
     if not isinstance(data, dict):
         raise live.LiveRefused(_("The request must be a JSON object."))
     return data

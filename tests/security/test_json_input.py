@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.json_input import ENGLISH, JSONRefused, Limits, read_json
+from tournament.json_input import DEFAULT_LIMITS, ENGLISH, JSONRefused, Limits, read_json
 
 
-def _refusal(data, limits: Limits = Limits()) -> JSONRefused:
+def _refusal(data, limits: Limits = DEFAULT_LIMITS) -> JSONRefused:
     with pytest.raises(JSONRefused) as caught:
         read_json(data, limits)
     return caught.value

@@ -20,6 +20,7 @@ from tournament.core_messages import json_text
 from tournament.json_input import JSONRefused, Limits, read_json
 from tournament.models import Board, Round
 from tournament.permissions import arbiter_required
+from tournament.request_input import column_range, whole_number
 from tournament.tokens import TokenRefused, board_for_token
 
 SUBMISSIONS_PER_10_MIN = 20
@@ -173,9 +174,10 @@ def api_submit(request):
             return _api_error(403, "not_authorised", _(
                 "Give the board token (Authorization: Board <token>) or log in; "
                 "a session needs the CSRF token."))
-        board = Board.objects.select_related("round__event").filter(
-            pk=request.GET.get("board") if request.GET.get("board", "").isdigit() else None
-        ).first()
+        # junk in ?board= is the middleware's 400 in this API's error shape
+        board = Board.objects.select_related("round__event").filter(pk=whole_number(
+            request.GET.get("board"), label="board", column=column_range(Board, "id"),
+            required=False)).first()
         if board is None:
             return _api_error(400, "board_missing", _("Name the board with ?board=<id>."))
         if not board.round.event.is_arbiter(request.user):

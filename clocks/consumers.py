@@ -74,7 +74,10 @@ def _amount_ms(content: dict) -> int:
 
 def run_arbiter_command(board: Board, content: dict, user) -> services.Outcome:
     """Carry out one arbiter command on ``board`` (runs in a worker thread), through the
-    board's owner if another app owns its clock (``access.owned_command``)."""
+    board's owner if another app owns its clock (``access.owned_command``). The rights are
+    read again for every command (``access.still_arbiter``)."""
+    if not access.still_arbiter(board.round.event, user):
+        raise BadMessage(_("Only an arbiter of this event may do that."))
     return access.owned_command(board, content, lambda: _arbiter_command(board, content, user))
 
 
@@ -246,11 +249,12 @@ class BoardConsumer(BoardSocket):
 
     def _press(self, side: str, number: int) -> services.Outcome:
         access.recheck(self.board.pk, self.board.token)  # a token revoked since connecting
-        refusal = None if self.is_arbiter else access.press_refusal(self.board.pk)
+        user = self.scope.get("user")
+        arbiter = self.is_arbiter and access.still_arbiter(self.board.round.event, user)
+        refusal = None if arbiter else access.press_refusal(self.board.pk)
         if refusal:
             raise BadMessage(refusal)
-        user = self.scope.get("user")
-        who = user.get_username() if self.is_arbiter else f"player {side}"
+        who = user.get_username() if arbiter else f"player {side}"
         return services.press(self.board, side, number, who=who, user=user)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
@@ -282,9 +286,9 @@ class SpectateConsumer(BoardSocket):
         return board, _is_arbiter(board, self.scope.get("user"))
 
     def _press(self, side: str, number: int) -> services.Outcome:
-        if not self.is_arbiter:
-            raise BadMessage(_("Spectators cannot press the clock."))
         user = self.scope["user"]
+        if not (self.is_arbiter and access.still_arbiter(self.board.round.event, user)):
+            raise BadMessage(_("Spectators cannot press the clock."))
         return services.press(self.board, side, number, who=user.get_username(), user=user)
 
 
@@ -336,6 +340,12 @@ class HallConsumer(ClockSocket):
             await self.send_json({"type": "hall", "boards": boards})
 
     async def receive_json(self, content, **kwargs):
+        # the hall is for arbiters only: someone removed from the event since connecting loses
+        # it at their next message, as a revoked token loses the board at its next press
+        user = self.scope.get("user")
+        if not await database_sync_to_async(access.still_arbiter)(self.round.event, user):
+            return await self.refuse(_("Only an arbiter of this event may open the clock hall."),
+                                     accepted=True)
         kind = content["type"]
         if kind == "sync":
             boards = await database_sync_to_async(services.round_snapshots)(self.round)

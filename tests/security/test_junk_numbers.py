@@ -164,3 +164,12 @@ def test_verify_log_says_why_instead_of_a_traceback(tmp_path, capsys):
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["line"] == 1 and "not over after 0 actions" in error["message"]
 
+
+
+@pytest.mark.parametrize("vp", ["sNaN", "NaN", "Infinity", "½", "1e999999999"])
+def test_an_absence_vp_that_is_not_a_number_is_refused(arbiter_client, board, vp):
+    event = board.round.event
+    url = reverse("arbiter_player_absence", args=[event.slug, board.first_id])
+    response = arbiter_client.post(url, {"round": "2", "vp": vp}, follow=True)
+    assert response.status_code == 200 and "0 VP" in response.content.decode()
+    assert not Absence.objects.exists()

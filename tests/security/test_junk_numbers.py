@@ -6,10 +6,11 @@ its bigint, and SQLite's 64 bits past that)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.management import call_command
-from django.urls import reverse
+from django.urls import URLResolver, get_resolver, reverse
 
 from games import online
 from games.models import GameRecord, LiveGame
@@ -94,10 +95,31 @@ def test_an_absence_round_and_a_slip_board_are_plain_digits(arbiter_client, boar
     _refused(arbiter_client.post(slip, {"board_id": TWENTY_DIGITS}), "Board")
 
 
-@pytest.mark.parametrize("url_name", ["player_detail", "arbiter_player_edit"])
-def test_an_id_in_the_path_past_every_column_is_not_found(arbiter_client, board, url_name):
-    url = reverse(url_name, args=[board.round.event.slug, 1]).replace("/1/", f"/{'9' * 30}/")
-    assert arbiter_client.get(url).status_code == 404
+def _routes(resolver=None, prefix: str = ""):
+    for pattern in (resolver or get_resolver()).url_patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _routes(pattern, prefix + str(pattern.pattern))
+        else:
+            yield prefix + str(pattern.pattern)
+
+
+@pytest.mark.parametrize("number", ["9" * 30, TWENTY_DIGITS, "40000"])
+def test_no_number_in_any_path_is_a_server_error(arbiter_client, board, number):
+    """Every route with a number in its path, with one past 64 bits (SQLite), past a bigint
+    or past a smallint (PostgreSQL): not found or refused, never a 5xx."""
+    failures, checked = [], 0
+    for route in _routes():
+        if "<int:" not in route:
+            continue
+        checked += 1
+        url = "/" + re.sub(r"<int:\w+>", number, route).replace(
+            "<slug:slug>", board.round.event.slug)
+        url = re.sub(r"<str:\w+>", "json" if "<str:fmt>" in route else "edit", url)
+        for method in (arbiter_client.get, arbiter_client.post):
+            status = method(url).status_code
+            if status >= 500:
+                failures.append((method.__name__, url, status))
+    assert checked > 20 and not failures
 
 
 def test_the_online_page_refuses_a_junk_board_and_round(arbiter_client, board):

@@ -138,3 +138,11 @@ async def test_an_arbiter_removed_from_the_event_loses_an_open_hall(round_, arbi
     snapshot = await database_sync_to_async(services.snapshot)(board)
     assert snapshot["running"] == "A" and snapshot["status"] != "paused"
     await spectator.disconnect()
+
+
+@pytest.mark.parametrize("path", ["/ws/spectate/{}/", "/ws/hall/{}/", "/ws/watch/{}/"])
+async def test_an_id_past_every_column_in_a_socket_path_is_refused_with_the_reason(
+        round_, session_cookie, path):
+    socket = await connect(path.format("9" * 30), session_cookie)
+    refusal = await receive(socket, "error")
+    assert refusal["fatal"] and (await socket.receive_output(timeout=3))["code"] == 4403

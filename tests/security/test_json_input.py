@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine import verify
+from games.engine.messages import MESSAGES
 from tournament.json_input import DEFAULT_LIMITS, ENGLISH, JSONRefused, Limits, read_json
 
 
@@ -90,3 +92,26 @@ def test_property_any_input_is_a_value_or_a_refusal_never_another_error(data):
         read_json(data)
     except JSONRefused as refused:
         assert refused.code in ENGLISH and str(refused)
+
+
+RECORD_KEYS = st.sampled_from(["tags", "actions", "seat", "action", "placement", "tiles",
+                               "claim", "clock", "Event", "Result", "Rules", "R", "x"])
+RECORD_LEAVES = (st.none() | st.booleans() | st.integers(-10**15 + 1, 10**15 - 1)
+                 | st.floats(allow_nan=False, allow_infinity=False)
+                 | st.sampled_from(["A", "B", "C", "place", "swap", "draw", "flag", "resign",
+                                    "f10R-f9G", "OY", "1-0", "*", "", "\n", "standard"])
+                 | st.text(max_size=8))
+RECORD_SHAPES = st.recursive(
+    RECORD_LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(RECORD_KEYS, inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.fixed_dictionaries({}, optional={"tags": RECORD_SHAPES, "actions": RECORD_SHAPES}))
+def test_property_any_json_shape_as_a_record_is_a_verdict_never_an_exception(document):
+    """Issue #21: a JSON record of tags and no actions crashed the verifier; every shape of
+    document must end in a verdict (an error with its code), whatever it holds."""
+    verdict = verify(json.dumps(document))
+    assert verdict.ok or (verdict.error.code in MESSAGES and verdict.error.reason)

@@ -10,6 +10,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import COLOURS
+from tournament import csv_input
 from tournament.models import Event, Player, Result
 from tournament.request_input import column_range
 from tournament.validation import tiebreak_list
@@ -24,7 +25,9 @@ class EventForm(forms.ModelForm):
 
     tiebreak_order = forms.CharField(
         label=_("Tiebreaks in order"), required=False,
-        help_text=_("Names separated by commas; see the definitions below."),
+        help_text=_("Names separated by commas, in order; empty: the MSO order (head-to-head, "
+                    "lowest-colour difference, lowest-colour level). See the definitions "
+                    "below."),
     )
     rounds_reason = forms.CharField(
         label=_("Reason for changing the number of rounds"), required=False, max_length=300,
@@ -38,6 +41,7 @@ class EventForm(forms.ModelForm):
         fields = [
             "name", "start_date", "end_date", "venue", "pairing_system", "rounds_planned",
             "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
+            "late_entry_vp",
             "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
             "publish_pairings", "publish_standings", "print_language",
         ]
@@ -50,7 +54,7 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.tiebreaks:
             self.fields["tiebreak_order"].initial = ", ".join(self.instance.tiebreaks)
-        for name in ("bye_vp", "absence_vp"):
+        for name in ("bye_vp", "absence_vp", "late_entry_vp"):
             # The database gives Decimal("1.0"), the choices say "1": without this no option
             # is selected and the browser sends the first one, silently changing the setting.
             value = self.initial.get(name)
@@ -104,7 +108,8 @@ class PlayerForm(forms.ModelForm):
 class PlayerImportForm(forms.Form):
     csv_file = forms.FileField(
         label=_("CSV file"),
-        help_text=_("A header line with name, and optionally club, country, rating."),
+        help_text=_("A header line with name, and optionally club, country, rating; "
+                    "separated by commas, semicolons or tabs, as spreadsheets save it."),
     )
 
     def clean_csv_file(self):
@@ -112,9 +117,10 @@ class PlayerImportForm(forms.Form):
         if upload.size > 512 * 1024:
             raise forms.ValidationError(_("The file is larger than 512 KB."))
         try:
-            return upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+            return csv_input.decode(upload.read())
+        except csv_input.CsvEncodingError:
+            raise forms.ValidationError(_("The file is not text (UTF-8, UTF-16 or Windows "
+                                          "Western European).")) from None
 
 
 def _version_field() -> forms.IntegerField:

@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from games.engine.board import COLOURS
+from tournament import tiebreak_texts
 from tournament.models import Absence, Board, Event, Result
 from tournament.standings import (
     COLOUR_BY_COLOUR,
@@ -31,6 +32,7 @@ from tournament.standings import (
     Tiebreak,
     build_crosstable,
     compute_standings,
+    decided_by,
     progressive_readings,
 )
 
@@ -98,11 +100,25 @@ def event_results(event: Event, upto_round: int | None = None) -> EventResults:
         item = _game(*row)
         (byes if isinstance(item, Bye) else games).append(item)
     byes.extend(Bye(a.round_number, a.player_id, ResultKind.ABSENT, a.vp) for a in absences)
+    byes.extend(_missed_by_late_entries(event, upto_round, {(b.round, b.player) for b in byes}))
     players = [
         Player(pk, name, club or None, rating)
         for pk, name, club, rating in event.players.values_list("pk", "name", "club", "rating")
     ]
     return EventResults(players=players, games=games, byes=byes)
+
+
+def _missed_by_late_entries(event: Event, upto_round: int | None,
+                            taken: set[tuple[int, object]]) -> list[Bye]:
+    """The rounds before a late entry joined, at the event's VP for them (none at 0 VP: a
+    round without an entry counts as absent with 0 VP anyway)."""
+    if not event.late_entry_vp:
+        return []
+    last = event.rounds.count() if upto_round is None else upto_round
+    return [Bye(rnd, pk, ResultKind.ABSENT, event.late_entry_vp)
+            for pk, joined in event.players.filter(joined_round__gt=1)
+            .values_list("pk", "joined_round")
+            for rnd in range(1, min(joined, last + 1)) if (rnd, pk) not in taken]
 
 
 def complete_rounds(event: Event) -> int:
@@ -144,6 +160,27 @@ def standings(event: Event, after_round: int | None = None) -> Standings:
         lambda r: compute_standings(event_results(event, r), event.tiebreaks, after_round=r),
         after_round,
     )
+
+
+def decisions(table: Standings) -> dict[object, tuple[str, str]]:
+    """For each row below another with equal VP: the deciding criterion's label and the whole
+    sentence (``tiebreak_texts.decision_text``), in the reader's language."""
+    names = {row.player_id: row.name for row in table}
+    criteria = {tb.key: tb for tb in table.tiebreaks}
+    out = {}
+    for pid, decision in decided_by(table).items():
+        tiebreak = criteria[decision.key]
+        out[pid] = (str(tiebreak_texts.text_for(tiebreak).label),
+                    tiebreak_texts.decision_text(decision, tiebreak, names[decision.above]))
+    return out
+
+
+def vp_before(event: Event, round_number: int) -> dict[int, object]:
+    """Each player's victory points before round ``round_number``, by player id (pairing
+    pages, and the arbiter's round page to check the draw before publishing it)."""
+    if round_number == 1:
+        return {}
+    return {row.player_id: row.vp for row in standings(event, round_number - 1)}
 
 
 def crosstable(event: Event, after_round: int | None = None):

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.engine.board import COLOURS
-from tournament import event_texts, links, services, tokens
+from tournament import event_texts, links, services, standings_bridge, tokens
 from tournament.forms import (
     EventForm,
     OtherResultForm,
@@ -201,7 +201,8 @@ def round_pair(request, event):
             round_ = services.start_manual_round(event, reason=request.POST.get("reason", ""),
                                                  user=request.user)
         else:
-            round_ = services.pair_next_round(event, user=request.user)
+            round_ = services.pair_next_round(
+                event, user=request.user, over_disputes=request.POST.get("over_disputes", ""))
     except services.ServiceError as exc:
         _fail(request, exc)
         return redirect("arbiter_dashboard", event.slug)
@@ -210,8 +211,12 @@ def round_pair(request, event):
 
 
 def _round_page(request, event, round_, *, confirm=None, status=200):
+    before = standings_bridge.vp_before(event, round_.number)
+    boards = [(board, result, before.get(board.first_id, 0),
+               before.get(board.second_id, 0) if board.second_id else None)
+              for board, result in services.boards_with_results(round_)]
     return render(request, "tournament/arbiter/round.html", _ctx(
-        event, round=round_, boards=services.boards_with_results(round_),
+        event, round=round_, boards=boards, not_paired=services.not_paired(round_),
         warnings=services.pairing_warnings(round_), players=event.players.all(),
         confirm=confirm,
     ), status=status)
@@ -270,29 +275,40 @@ def round_action(request, event, number, action):
     return redirect("arbiter_round", event.slug, number)
 
 
+def _refused_status(error: services.ServiceError) -> int:
+    """409 for a board that takes no result this way (an online game's), else the form's 200."""
+    return 409 if isinstance(error, services.ResultRefused) else 200
+
+
 @arbiter_required
 def result_entry(request, event, number):
     """Keyboard-fast slip entry: board number, twelve scores, Enter."""
     round_ = get_object_or_404(Round, event=event, number=number)
     form = SlipForm(request.POST or None)
     board = None
+    status = 200
     if request.method == "POST":
         board_id = whole_number(request.POST.get("board_id"), label=_("Board"),
                                 column=column_range(Board, "id"))
         board = get_object_or_404(Board, round=round_, pk=board_id)
         if form.is_valid():
             try:
-                recorded = services.record_result(
-                    board, Result.Kind.PLAYED, user=request.user,
-                    first_scores=form.scores("first"), second_scores=form.scores("second"),
+                recorded = services.enter_slip(
+                    board, user=request.user, first_scores=form.scores("first"),
+                    second_scores=form.scores("second"),
+                    expected_version=form.cleaned_data["expected_version"],
                 )
             except services.ServiceError as exc:
                 form.add_error(None, str(exc))
+                status = _refused_status(exc)
             else:
                 if recorded.conflict:
                     messages.warning(request, _("Board %(b)d: this differs from the result "
                                                 "already entered; kept as a conflict.")
                                      % {"b": board.number})
+                elif recorded.created and recorded.result.version > 1:
+                    messages.success(request, _("Board %(b)d corrected (version %(v)d).")
+                                     % {"b": board.number, "v": recorded.result.version})
                 elif recorded.created:
                     messages.success(request, _("Board %(b)d saved.") % {"b": board.number})
                 else:
@@ -307,15 +323,19 @@ def result_entry(request, event, number):
         board = next((b for b, _r in boards if str(b.pk) == chosen), None) or next(
             (b for b, r in boards if r is None and not b.is_bye), None
         )
+    stored = next((r for b, r in boards if board is not None and b.pk == board.pk), None)
+    shown = ({"first": stored.first_scores, "second": stored.second_scores}
+             if stored is not None and stored.first_scores else {})
     slip_rows = [
         (seat, getattr(board, seat),
-         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}")) for c in COLOURS])
+         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}", shown.get(seat, {}).get(c)))
+          for c in COLOURS])
         for seat in ("first", "second")
     ] if board else []
     return render(request, "tournament/arbiter/result_entry.html", _ctx(
         event, round=round_, boards=boards, board=board, form=form, colours=COLOURS,
-        slip_rows=slip_rows,
-    ))
+        slip_rows=slip_rows, stored=stored,
+    ), status=status)
 
 
 @arbiter_required
@@ -326,6 +346,7 @@ def board_result(request, event, board_id):
     accepted = services.current_result(board)
     form = OtherResultForm(request.POST or None, initial={
         "expected_version": accepted.version if accepted else None})
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -340,6 +361,7 @@ def board_result(request, event, board_id):
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
+            status = _refused_status(exc)
         else:
             messages.success(request, _("Result saved (version %(v)d).")
                              % {"v": recorded.result.version})
@@ -349,7 +371,7 @@ def board_result(request, event, board_id):
     return render(request, "tournament/arbiter/board_result.html", _ctx(
         event, board=board, form=form, accepted=accepted,
         history=[(r, origins.get(r.pk)) for r in history],
-    ))
+    ), status=status)
 
 
 @arbiter_required

@@ -7,12 +7,13 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from tournament import links, services, standings_bridge, tiebreak_texts
+from tournament import links, name_search, services, standings_bridge, tiebreak_texts
 from tournament.formatting import lowest_text, name_key, vp
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.request_input import column_range, whole_number
@@ -98,8 +99,10 @@ def event_home(request, slug):
     query = "".join(c for c in request.GET.get("q", "") if c.isprintable()).strip()[:100]
     found = []
     current = rounds[-1] if rounds else None
-    if query and current is not None:
-        players = event.players.filter(name__icontains=query)[:10]
+    players = (name_search.matching(
+        query, sorted(event.players.all(), key=lambda p: name_key(p.name)), lambda p: p.name)
+               if query else [])
+    if players and current is not None:
         boards = {
             p: b for b in current.boards.select_related("first", "second")
             for p in (b.first_id, b.second_id)
@@ -107,25 +110,18 @@ def event_home(request, slug):
         for p in players:
             board = boards.get(p.pk)
             found.append((p, board))
-    elif query:
-        found = [(p, None) for p in event.players.filter(name__icontains=query)[:10]]
+    else:
+        found = [(p, None) for p in players]
     return render(request, "tournament/event_home.html", _ctx(
         request, event, rounds=rounds, current=current, query=query, found=found,
         players=event.players.count(), format=services.event_format(event),
     ))
 
 
-def _vp_before(event: Event, round_: Round) -> dict[int, object]:
-    if round_.number == 1:
-        return {}
-    table = standings_bridge.standings(event, round_.number - 1)
-    return {row.player_id: row.vp for row in table}
-
-
 def _board_rows(event, round_, *, arbiter: bool) -> list[dict]:
     """The pairings by board; for the event's arbiters with each seat's personal link where
     another app keeps one (``links.personal_links``: an online game's), to hand out."""
-    before = _vp_before(event, round_)
+    before = standings_bridge.vp_before(event, round_.number)
     boards = services.boards_with_results(round_)
     pages = links.board_pages.links(board.pk for board, _result in boards)
     seats = links.personal_links.links(
@@ -177,6 +173,7 @@ def _pairings_page(request, slug, *, by_name: bool):
         request, "tournament/pairings.html", _ctx(
             request, event, round=round_, table=table,
             rounds=_visible_rounds(request, event), by_name=by_name,
+            not_paired=services.not_paired(round_) if round_ else [],
             pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
         ))
 
@@ -240,6 +237,7 @@ def standings(request, slug):
     _standings_allowed(request, event)
     after = _standings_round(request, event)
     table_core = standings_bridge.standings(event, after)
+    decided = standings_bridge.decisions(table_core)
     rows = []
     for row in table_core:
         item = {
@@ -247,6 +245,11 @@ def standings(request, slug):
             "vp": row.vp_display, "vp_sort": row.vp, "games": row.games_played,
             "url": reverse("player_detail", args=[event.slug, row.player_id]),
         }
+        if row.player_id in decided:
+            label, text = decided[row.player_id]
+            item["decided"] = format_html("<details><summary>{}</summary>{}</details>",
+                                          label, text)
+            item["decided_text"] = text
         for value in row.tiebreaks:
             item[f"tb_{value.key}"] = value.display
             item[f"tb_{value.key}_sort"] = value.sort_key

@@ -14,6 +14,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 import traceback
 from collections import Counter, defaultdict
 from decimal import Decimal
@@ -207,7 +208,8 @@ def complete_rounds(event: Event) -> int:
 
 
 def expected_vp(event: Event, after_round: int) -> dict[str, Decimal]:
-    """Accepted results, byes, and absences of rounds where the player sat at no board."""
+    """Accepted results, byes, absences of rounds where the player sat at no board, and the
+    event's VP for each round a late entry missed."""
     names = dict(event.players.values_list("pk", "name"))
     vp = {name: Decimal(0) for name in names.values()}
     seated = set()
@@ -224,6 +226,8 @@ def expected_vp(event: Event, after_round: int) -> dict[str, Decimal]:
     for absence in Absence.objects.filter(player__event=event, round_number__lte=after_round):
         if (absence.player_id, absence.round_number) not in seated:
             vp[names[absence.player_id]] += absence.vp
+    for pk, joined in event.players.values_list("pk", "joined_round"):
+        vp[names[pk]] += event.late_entry_vp * max(0, min(joined - 1, after_round))
     return vp
 
 
@@ -314,3 +318,10 @@ def results_of(story: EventStory, name: str, number: int) -> list[Result]:
 
 def vp_of(result: Result, name: str) -> Decimal:
     return result.first_vp if result.board.first.name == name else result.second_vp
+
+
+def history(story: EventStory) -> list[str]:
+    """The event's history as the arbiter reads it on the settings page, one text an entry."""
+    page = story.arbiter.get(reverse("arbiter_settings", args=[story.slug])).content.decode()
+    block = page.split('<ul class="history">', 1)[1].split("</ul>", 1)[0]
+    return [re.sub(r"<[^>]+>", "", item).strip() for item in block.split("<li>")[1:]]

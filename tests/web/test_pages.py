@@ -1,10 +1,12 @@
 """Whole events driven through the web pages, as an arbiter at the desk would."""
 
+import io
 import json
 import random
 
 import pytest
 from django.core.management import call_command
+from django.db.models import Q
 from django.urls import reverse
 
 from games import simulation
@@ -114,6 +116,29 @@ def test_find_yourself_names_board_opponent_and_first_move(client, played_event)
     assert "you play first" in text
 
 
+@pytest.mark.parametrize("typed", ["bjorn", "Wojcik", "sean", "Elodie", "Zoe", "ZOË", "lund",
+                                   "rn Ny"])
+def test_find_yourself_ignores_accents_and_case_and_matches_any_part(client, event, typed):
+    for name in ("Björn Nylund", "Łukasz Wójcik", "Seán Ó Briain", "Élodie Dubois", "Zoë Ball"):
+        services.add_player(event, name=name)
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    wanted = {"bjorn": "Björn Nylund", "Wojcik": "Łukasz Wójcik", "sean": "Seán Ó Briain",
+              "Elodie": "Élodie Dubois", "Zoe": "Zoë Ball", "ZOË": "Zoë Ball",
+              "lund": "Björn Nylund", "rn Ny": "Björn Nylund"}[typed]
+    text = client.get(reverse("event_home", args=[event.slug]), {"q": typed}).content.decode()
+    board = Board.objects.get(Q(first__name=wanted) | Q(second__name=wanted), round=round_)
+    assert f"<strong>{wanted}</strong>" in text
+    assert ("bye" if board.is_bye else f"board {board.number}") in text
+
+
+def test_name_folding_spells_letters_that_do_not_decompose():
+    from tournament.name_search import folded
+
+    assert folded("  Søren  ŁÓDŹ Æsa ") == "soren lodz aesa"
+    assert folded("Straße") == folded("STRASSE")
+
+
 def test_standings_page_query_count_does_not_grow_with_the_event(client, arbiter,
                                                                  django_assert_max_num_queries):
     counts = []
@@ -177,3 +202,30 @@ def test_simulate_event_swiss_with_odd_players_gives_byes(capsys):
     data = json.loads(capsys.readouterr().out)
     assert len(data["byes"]) == 4 and len({b["player"] for b in data["byes"]}) == 4
     assert len(data["games"]) == 24
+
+
+def test_the_standings_say_what_decided_between_equal_vp(client, arbiter):
+    """#23: the two winners tie on VP, on H2H (they did not meet) and on the lowest colour's
+    difference; the 4th-lowest colour decides. The page, its CSV and the PDF say so."""
+    from pypdf import PdfReader
+
+    event = services.create_event(name="Tied Open", arbiter=arbiter, rounds_planned=7)
+    for name in ("Ada", "Ben", "Cy", "Di"):
+        services.add_player(event, name=name)
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    loser = dict(zip("RGBOYP", [4, 11, 13, 9, 8, 6], strict=True))
+    one, two = round_.boards.exclude(second=None).order_by("number")
+    services.record_result(one, "played", second_scores=loser,
+                           first_scores=dict(zip("RGBOYP", [5, 9, 12, 7, 7, 10], strict=True)))
+    services.record_result(two, "played", second_scores=loser,
+                           first_scores=dict(zip("RGBOYP", [5, 8, 12, 7, 7, 10], strict=True)))
+    url = reverse("event_standings", args=[event.slug])
+    said = f"Diff, 4th-lowest colour: −1 against 0 ({one.first.name})"
+    page = client.get(url).content.decode()
+    assert f"<details><summary>Diff</summary>{said}</details>" in page
+    assert "higher is better" in page
+    assert said in client.get(url, {"_export": "csv"}).content.decode()
+    pdf = client.get(reverse("print_document", args=[event.slug, "standings"])).content
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Decided by" in text and "4th-lowest colour" in text

@@ -13,7 +13,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from tournament import standings_bridge
+from tournament import site_address, standings_bridge
 from tournament.models import Event, Round
 from tournament.permissions import arbiter_required
 from tournament.printing import documents
@@ -56,7 +56,7 @@ def print_document(request, slug: str, document: str):
         if not event.publish_pairings or round_.status == Round.Status.DRAFTED:
             raise Http404(_("The pairings of round %(n)d are not published.") % {"n": number})
     pdf = documents.render(event, spec.name, number, paper=paper,
-                           base_url=request.build_absolute_uri("/"))
+                           base_url=site_address.base_url(request))
     response = HttpResponse(pdf, content_type="application/pdf")
     shown = number if spec.round_required or number else None
     response["Content-Disposition"] = (
@@ -77,4 +77,6 @@ def print_menu(request, event: Event):
         "complete": standings_bridge.complete_rounds(event),
         "paper": paper,
         "papers": [("a4", "A4"), ("letter", _("US Letter"))],
+        "qr_base": site_address.base_url(request),
+        "unreachable": site_address.unreachable_warning(request),
     })

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Q
@@ -13,7 +15,9 @@ from django.utils.translation import ngettext
 from tournament import board_attachments, pairing_bridge, signals
 from tournament import pairing as core
 from tournament.core_messages import pairing_warning_text
-from tournament.models import Absence, Board, Event, HistoryEntry, Result, Round
+from tournament.formatting import name_key
+from tournament.formatting import vp as vp_text
+from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
 from tournament.services import format as event_format
 from tournament.services.errors import NeedsConfirmation, ServiceError
 from tournament.services.events import _current_round_number
@@ -28,6 +32,54 @@ def missing_results(round_: Round) -> list[Board]:
         .values_list("board_id", flat=True)
     )
     return [b for b in round_.boards.select_related("first", "second") if b.pk not in accepted]
+
+
+@dataclass(frozen=True)
+class NotPaired:
+    """A player of the event on no board of a round, and why: ``absent`` (with the absence's
+    VP), ``withdrawn`` (after round ``after``) or ``not_yet`` (a late entry joining in round
+    ``joins``). Chess arbiters print these under the pairings: a player who looks for their
+    name finds it, and everyone sees who is out and what it scores."""
+
+    player: Player
+    why: str
+    vp: Decimal | None = None
+    after: int | None = None
+    joins: int | None = None
+
+    def text(self) -> str:
+        """What the pairings say of the player, in the active language."""
+        if self.why == "absent":
+            return _("absent (%(vp)s VP)") % {"vp": vp_text(self.vp)}
+        if self.why == "withdrawn":
+            return _("withdrawn after round %(n)d") % {"n": self.after}
+        return _("joins in round %(n)d") % {"n": self.joins}
+
+
+def not_paired(round_: Round) -> list[NotPaired]:
+    """The event's players on no board of ``round_``, by name."""
+    seated = {pk for board in round_.boards.all() for pk in (board.first_id, board.second_id)}
+    absences = {a.player_id: a for a in Absence.objects.filter(
+        player__event_id=round_.event_id, round_number=round_.number)}
+    out = []
+    for player in round_.event.players.all():
+        if player.pk in seated:
+            continue
+        if player.pk in absences:
+            out.append(NotPaired(player, "absent", vp=absences[player.pk].vp))
+        elif (player.withdrawn_after_round is not None
+              and player.withdrawn_after_round < round_.number):
+            out.append(NotPaired(player, "withdrawn", after=player.withdrawn_after_round))
+        elif player.joined_round > round_.number:
+            out.append(NotPaired(player, "not_yet", joins=player.joined_round))
+    return sorted(out, key=lambda item: name_key(item.player.name))
+
+
+def open_conflicts(round_: Round) -> list[Result]:
+    """The round's disputed results still waiting for the arbiter, board by board."""
+    return list(Result.objects.filter(board__round=round_, status=Result.Status.CONFLICT)
+                .select_related("board", "board__first", "board__second", "board__round")
+                .order_by("board__number", "version"))
 
 
 @transaction.atomic
@@ -53,7 +105,9 @@ def schedule_round(round_: Round, starts_at: datetime | None) -> Round:
 
 
 @transaction.atomic
-def close_round(round_: Round) -> Round:
+def close_round(round_: Round, *, over_disputes: bool = False) -> Round:
+    """Close a published round whose boards all have a result and whose disputes are settled
+    (``over_disputes``: the arbiter chose to pair the next round anyway, with a reason)."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED:
         return round_
@@ -66,6 +120,9 @@ def close_round(round_: Round) -> Round:
                      "Round %(n)d still has %(count)d boards without a result.", len(missing))
             % {"n": round_.number, "count": len(missing)}
         )
+    if not over_disputes and open_conflicts(round_):
+        raise ServiceError(_("Round %(n)d has open disputes: resolve them before closing it.")
+                           % {"n": round_.number})
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
@@ -103,6 +160,8 @@ def next_action(event: Event) -> tuple[str, str] | None:
         return ("publish", _("Publish round %(n)d") % {"n": current.number})
     if missing_results(current):
         return ("results", _("Enter results of round %(n)d") % {"n": current.number})
+    if open_conflicts(current):
+        return ("conflicts", _("Resolve the disputes of round %(n)d") % {"n": current.number})
     last = event.rounds_planned
     if current.status == Round.Status.PUBLISHED and current.number >= last:
         return ("close", _("Close round %(n)d") % {"n": current.number})
@@ -111,7 +170,7 @@ def next_action(event: Event) -> tuple[str, str] | None:
     return ("pair", _("Pair round %(n)d") % {"n": current.number + 1})
 
 
-def _check_ready_to_pair(event: Event, number: int) -> None:
+def _check_ready_to_pair(event: Event, number: int, *, over_disputes: str = "") -> None:
     if event.players.count() < 2:
         raise ServiceError(_("An event needs at least two players."))
     planned = event_format.planned_rounds(event)
@@ -131,6 +190,17 @@ def _check_ready_to_pair(event: Event, number: int) -> None:
                          "Round %(n)d still has %(count)d boards without a result: enter them "
                          "before pairing round %(next)d.", len(missing))
                 % {"n": previous.number, "count": len(missing), "next": number}
+            )
+        disputed = open_conflicts(previous)
+        if disputed and not over_disputes.strip():
+            raise ServiceError(
+                ngettext("Round %(n)d has an open dispute (board %(boards)s): resolve it before "
+                         "pairing round %(next)d, or pair anyway with a reason.",
+                         "Round %(n)d has open disputes (boards %(boards)s): resolve them before "
+                         "pairing round %(next)d, or pair anyway with a reason.",
+                         len({c.board_id for c in disputed}))
+                % {"n": previous.number, "next": number,
+                   "boards": ", ".join(sorted({str(c.board.number) for c in disputed}, key=int))}
             )
     if event.pairing_system == Event.PairingSystem.ROUND_ROBIN and event.players.filter(
         joined_round__gt=1
@@ -206,22 +276,31 @@ def _pair(event: Event, number: int):
 
 
 @transaction.atomic
-def pair_next_round(event: Event, *, user=None) -> Round:
+def pair_next_round(event: Event, *, user=None, over_disputes: str = "") -> Round:
     """Pair the next round with the real pairing code and store it as a draft.
 
     Round 1 first settles the format and the pairing numbers (``format.settle``). Refuses
-    while the previous round has missing results. When no legal Swiss pairing exists the error
-    says so: the arbiter then pairs by hand (``start_manual_round``).
+    while the previous round has missing results, and while it has open disputes unless the
+    arbiter gives a reason (``over_disputes``), kept in the history: a pairing made from a
+    disputed result cannot be taken back quietly once the dispute goes the other way. When no
+    legal Swiss pairing exists the error says so: the arbiter then pairs by hand
+    (``start_manual_round``).
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     number = next_round_number(event)
-    _check_ready_to_pair(event, number)
+    _check_ready_to_pair(event, number, over_disputes=over_disputes)
     if number == 1:
         event_format.settle(event, user=user)
     pairing = _pair(event, number)
     previous = event.rounds.filter(number=number - 1).first()
+    disputed = open_conflicts(previous) if previous is not None else []
+    if disputed:
+        log_change(event, HistoryEntry.Action.PAIRED_OVER_DISPUTES, {
+            "round": number, "previous": previous.number,
+            "boards": sorted({c.board.number for c in disputed})},
+            user=user, reason=over_disputes)
     if previous is not None and previous.status == Round.Status.PUBLISHED:
-        close_round(previous)
+        close_round(previous, over_disputes=bool(disputed))
     round_ = Round.objects.create(event=event, number=number)
     _write_boards(round_, pairing, user=user)
     return round_

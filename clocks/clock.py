@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from clocks.clock_types import (
     AdjustKind,
@@ -47,16 +47,26 @@ from clocks.clock_types import (
     SideFlaggedError,
     Status,
     TurnRecord,
+    UnknownChoiceError,
 )
-from clocks.timecontrol import DEFAULT_TIME_CONTROL, TimeControl, TimeControlError
+from clocks.timecontrol import DEFAULT_TIME_CONTROL, MAX_SECONDS, TimeControl, TimeControlError
 
 __all__ = [
+    "MAX_ADJUST_MS",
     "AdjustKind", "AlreadyStartedError", "ArbiterAction", "ClockError", "ClockFinishedError",
     "ClockState", "Dated", "Finish", "FinishKind", "IgnoredReason", "InvalidAmountError",
     "MissingArgumentError", "NegativeTimeError", "NotPausedError", "NotRunningError",
     "NotStartedError", "NothingToCorrectError", "Press", "PressResult", "Reconciliation", "Side",
     "SideClock", "SideFlaggedError", "Status", "TimeControl", "TimeControlError", "TurnRecord",
+    "UnknownChoiceError",
 ]  # fmt: skip
+
+_E = TypeVar("_E", bound=StrEnum)
+
+#: The largest amount an arbiter may add, subtract or set in one adjustment: one day, the
+#: time-control grammar's own limit. Larger amounts are typing errors (or attacks): an amount
+#: of 10**300 ms would make every later deadline too large for the database's 64 bits.
+MAX_ADJUST_MS = MAX_SECONDS * 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,14 +289,15 @@ class ClockState:
         Adding time to a flagged side un-flags it; the arbiter must then say with ``turn`` which
         side is to move afterwards. ``turn`` may also be given without an un-flag.
         """
-        side, kind = Side(side), AdjustKind(kind)
+        side, kind = _choice(Side, side, "side"), _choice(AdjustKind, kind, "adjustment kind")
+        if turn is not None:
+            turn = _choice(Side, turn, "side")
         state, now = self._prepare(now_ms)
         state._require_open()
         reason = _require_reason(reason, "an adjustment")
-        if type(amount_ms) is not int or amount_ms < 0:
-            raise InvalidAmountError(
-                f"the amount must be a whole, non-negative number of ms, got {amount_ms!r}"
-            )
+        if type(amount_ms) is not int or not 0 <= amount_ms <= MAX_ADJUST_MS:
+            raise InvalidAmountError(f"the amount must be a whole number of ms from 0 to "
+                                     f"{MAX_ADJUST_MS}, got {_shown(amount_ms)}")
         before = state._remaining(side, now)
         after = {"add": before + amount_ms, "subtract": before - amount_ms, "set": amount_ms}[kind]
         if after < 0:
@@ -310,7 +321,7 @@ class ClockState:
 
     def correct(self, turn: Side | str, now_ms: int, *, reason: str) -> ClockState:
         """Give the turn to ``turn`` from now on (a wrong press). Counters are not rewound."""
-        turn = Side(turn)
+        turn = _choice(Side, turn, "side")
         state, now = self._prepare(now_ms)
         state._require_open()
         reason = _require_reason(reason, "a correction")
@@ -330,7 +341,9 @@ class ClockState:
     ) -> ClockState:
         """Stop the clock for good: the game is completed, ``side`` resigned, or the arbiter ended
         it (a reason is then required). The running turn's time is charged, with no increment."""
-        kind = FinishKind(kind)
+        kind = _choice(FinishKind, kind, "finish kind")
+        if side is not None:
+            side = _choice(Side, side, "side")
         state, now = self._prepare(now_ms)
         state._require_open()
         if kind is FinishKind.RESIGNED and side is None:
@@ -593,6 +606,25 @@ class ClockState:
     def _command(self, now: int) -> ClockState:
         """An arbiter's change: a new epoch, so presses the device made before it are refused."""
         return replace(self, epoch=self.epoch + 1)._changed(now)
+
+
+def _choice(enum: type[_E], value: object, what: str) -> _E:
+    """``value`` as a member of ``enum``, or an :class:`UnknownChoiceError` naming the choices
+    (an arbiter's command comes from a socket: anything may be in it)."""
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(member.value for member in enum)
+        raise UnknownChoiceError(f"unknown {what} {_shown(value)} (one of {choices})") from None
+
+
+def _shown(value: object) -> str:
+    """A refused value as an error quotes it: short (and a huge int is not even converted to
+    decimal, which Python refuses past 4,300 digits)."""
+    if isinstance(value, int) and abs(value) >= 10**27:
+        return f"a number of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
 
 
 def _require_reason(reason: str, what: str) -> str:

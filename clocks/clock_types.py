@@ -14,7 +14,7 @@ __all__ = [
     "Dated", "Finish", "FinishKind", "IgnoredReason", "InvalidAmountError", "MissingArgumentError",
     "NegativeTimeError", "NotPausedError", "NotRunningError", "NotStartedError",
     "NothingToCorrectError", "Press", "Reconciliation", "Side", "SideClock", "SideFlaggedError",
-    "Status", "TurnRecord",
+    "Status", "TurnRecord", "UnknownChoiceError",
 ]  # fmt: skip
 
 
@@ -106,7 +106,11 @@ class NegativeTimeError(ClockError):
 
 
 class InvalidAmountError(ClockError, ValueError):
-    """An adjustment amount that is not a whole, non-negative number of milliseconds."""
+    """An adjustment amount that is not a whole number of milliseconds from 0 to one day."""
+
+
+class UnknownChoiceError(ClockError, ValueError):
+    """A side, adjustment kind or finish kind that does not exist (``"C"``, ``"explode"``)."""
 
 
 class MissingArgumentError(ClockError, ValueError):

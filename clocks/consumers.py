@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -32,6 +31,8 @@ from django.utils.translation import gettext as _
 from clocks import access, links, services
 from clocks.clock import IgnoredReason
 from clocks.services import ClockRefused
+from tournament.core_messages import json_text
+from tournament.json_input import JSONRefused, read_json
 from tournament.models import Board, Round
 from tournament.tokens import TokenRefused, board_for_token
 
@@ -89,7 +90,10 @@ def _amount_ms(content: dict) -> int:
 
 def run_arbiter_command(board: Board, content: dict, user) -> services.Outcome:
     """Carry out one arbiter command on ``board`` (runs in a worker thread), through the
-    board's owner if another app owns its clock (``access.owned_command``)."""
+    board's owner if another app owns its clock (``access.owned_command``). The rights are
+    read again for every command (``access.still_arbiter``)."""
+    if not access.still_arbiter(board.round.event, user):
+        raise BadMessage(_("Only an arbiter of this event may do that."))
     return access.owned_command(board, content, lambda: _arbiter_command(board, content, user))
 
 
@@ -168,9 +172,9 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
                 _("The message is %(size)d bytes; the limit is %(limit)d bytes.")
                 % {"size": size, "limit": settings.WEBSOCKET_MESSAGE_LIMIT})
         try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            return await self.error(_("The message is not valid JSON."))
+            content = read_json(text_data or "")
+        except JSONRefused as refused:
+            return await self.error(json_text(refused))
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             return await self.error(_("A message must be a JSON object with a \"type\"."))
         try:
@@ -339,11 +343,12 @@ class BoardConsumer(BoardSocket):
     def _press(self, side: str, number: int, measured: services.Measured | None,
                arrived: int) -> services.Outcome:
         access.recheck(self.board.pk, self.board.token)  # a token revoked since connecting
-        refusal = None if self.is_arbiter else access.press_refusal(self.board.pk)
+        user = self.scope.get("user")
+        arbiter = self.is_arbiter and access.still_arbiter(self.board.round.event, user)
+        refusal = None if arbiter else access.press_refusal(self.board.pk)
         if refusal:
             raise BadMessage(refusal)
-        user = self.scope.get("user")
-        who = user.get_username() if self.is_arbiter else f"player {side}"
+        who = user.get_username() if arbiter else f"player {side}"
         return services.press(self.board, side, number, who=who, user=user, measured=measured,
                               arrived_ms=arrived)
 
@@ -377,9 +382,9 @@ class SpectateConsumer(BoardSocket):
 
     def _press(self, side: str, number: int, measured: services.Measured | None,
                arrived: int) -> services.Outcome:
-        if not self.is_arbiter:
-            raise BadMessage(_("Spectators cannot press the clock."))
         user = self.scope["user"]
+        if not (self.is_arbiter and access.still_arbiter(self.board.round.event, user)):
+            raise BadMessage(_("Spectators cannot press the clock."))
         return services.press(self.board, side, number, who=user.get_username(), user=user,
                               measured=measured, arrived_ms=arrived)
 
@@ -436,6 +441,12 @@ class HallConsumer(ClockSocket):
             await self.send_json({"type": "hall", "boards": boards})
 
     async def receive_json(self, content, **kwargs):
+        # the hall is for arbiters only: someone removed from the event since connecting loses
+        # it at their next message, as a revoked token loses the board at its next press
+        user = self.scope.get("user")
+        if not await database_sync_to_async(access.still_arbiter)(self.round.event, user):
+            return await self.refuse(_("Only an arbiter of this event may open the clock hall."),
+                                     accepted=True)
         kind = content["type"]
         if kind == "sync":
             boards = await database_sync_to_async(services.round_snapshots)(self.round)

@@ -74,7 +74,11 @@ def refusal_message(error: core.ClockError) -> str:
         core.NotPausedError: _("The clock is not paused."),
         core.ClockFinishedError: _("This clock is finished."),
         core.NegativeTimeError: _("That would leave a side with less than zero time."),
-        core.InvalidAmountError: _("The amount must be a whole, non-negative number."),
+        core.InvalidAmountError: _("The amount must be a whole number of milliseconds from 0 to "
+                                   "%(limit)s (one day).") % {"limit": f"{core.MAX_ADJUST_MS:,}"},
+        core.UnknownChoiceError: _("Unknown side or kind: the side is A or B; an adjustment "
+                                   "is add, subtract or set; a finish is completed, resigned "
+                                   "or arbiter."),
         core.MissingArgumentError: _("A reason (and, where needed, the side) is required."),
         core.SideFlaggedError: _("That side's time has run out: add time to it first."),
         core.NothingToCorrectError: _("That side already has the turn."),
@@ -493,15 +497,8 @@ def adjust(board: Board, side: Side | str, kind: str, amount_ms: int, *, reason:
     detail = {"side": str(side), "kind": str(kind), "amount_ms": amount_ms, "reason": reason,
               "turn": None if turn is None else str(turn)}
 
-    def change(state: ClockState, now: int):
-        try:
-            return state.adjust(side, kind, amount_ms, now, reason=reason, turn=turn), detail
-        except ValueError as error:
-            if isinstance(error, core.ClockError):
-                raise
-            raise ClockRefused(_("Unknown side or kind of adjustment.")) from error
-
-    return _change(board, Action.ADJUST, who, user, change)
+    return _change(board, Action.ADJUST, who, user, lambda s, now: (
+        s.adjust(side, kind, amount_ms, now, reason=reason, turn=turn), detail))
 
 
 def _correct_change(turn: Side | str, reason: str) -> Change:

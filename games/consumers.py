@@ -148,5 +148,7 @@ class WatchConsumer(GameSocket):
     def _load(self, board_id: int) -> OnlineGame | None:
         return (OnlineGame.objects.select_related("board__round__event", "board__first",
                                                   "board__second")
-                .filter(board_id=board_id).exclude(board__round__status=Round.Status.DRAFTED)
+                # board__pk, not board_id: Django bounds a pk lookup to the column's range (an
+                # id past 64 bits finds nothing), not a foreign key's (SQLite's OverflowError)
+                .filter(board__pk=board_id).exclude(board__round__status=Round.Status.DRAFTED)
                 .first())

@@ -19,6 +19,7 @@ from tournament.permissions import arbiter_required
 from tournament.printing import documents
 from tournament.printing.common import PAPERS
 from tournament.printing.data import PrintError
+from tournament.request_input import column_range, whole_number
 
 
 def _paper(request) -> str:
@@ -45,7 +46,9 @@ def print_document(request, slug: str, document: str):
         raise Http404(_("The standings of this event are not published."))
     paper = _paper(request)
     try:
-        number = documents.resolve_round(event, spec.name, request.GET.get("round"))
+        number = documents.resolve_round(event, spec.name, whole_number(
+            request.GET.get("round"), label=_("Round"), column=column_range(Round, "number"),
+            required=False))
     except PrintError as exc:
         raise Http404(str(exc)) from exc
     if spec.name == "pairings" and not is_arbiter:

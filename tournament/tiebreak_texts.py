@@ -38,6 +38,13 @@ _TEXTS = {
               "one who lost to all of them ranks last (−); applied once."),
         ),
         TiebreakText(
+            "head_to_head_table",
+            pgettext_lazy("tiebreak column: head to head as a table", "H2H-T"),
+            _("Results between the tied players as a table: the VP each scored against the "
+              "other tied players, when every two of them met (otherwise it separates "
+              "nobody)."),
+        ),
+        TiebreakText(
             "lowest_colour_difference",
             pgettext_lazy("tiebreak column: lowest colour difference", "Diff"),
             _("Sum over played games of own lowest colour minus the opponent's lowest; "

@@ -294,3 +294,39 @@ def test_progressive_readings_of_a_tiebreak_list(names, expected) -> None:
 def test_progressive_readings_refuses_unknown_names() -> None:
     with pytest.raises(UnknownTiebreakError, match="unknown tiebreak"):
         progressive_readings(["lowest_colour_progressive"])
+
+
+def test_head_to_head_as_a_mini_table_orders_the_docs_example() -> None:
+    """docs/tiebreaks.md: Ada, Ben and Cy on 2½ VP; Ada beat Ben and drew with Cy, Ben beat Cy.
+    MSO's head-to-head separates nobody; the mini-table orders them 1½, 1, ½."""
+    even = (9, 9, 9, 9, 9, 9)
+    games = [
+        Game.played(1, "a", "b", WIN, LOSS), Game.played(1, "c", "d", WIN, LOSS),
+        Game.played(1, "e", "f", WIN, LOSS),
+        Game.played(2, "b", "c", WIN, LOSS), Game.played(2, "a", "d", WIN, LOSS),
+        Game.played(2, "e", "f", WIN, LOSS),
+        Game.played(3, "a", "c", even, even), Game.played(3, "b", "e", WIN, LOSS),
+        Game.played(3, "d", "f", WIN, LOSS),
+        Game.played(4, "b", "f", even, even), Game.played(4, "c", "e", WIN, LOSS),
+    ]
+    event = EventResults(_players("a", "b", "c", "d", "e", "f"), games)
+    table = compute_standings(event, ["head_to_head_table"])
+    top = [row for row in table if row.vp == Fraction(5, 2)]
+    assert [(row.player_id, row.place, row.tiebreak("head_to_head_table").display)
+            for row in top] == [("a", "1", "1½"), ("b", "2", "1"), ("c", "3", "½")]
+    mso = compute_standings(event, ["head_to_head"])
+    assert {(row.place, row.tiebreak("head_to_head").display)
+            for row in mso if row.vp == Fraction(5, 2)} == {("1–3", "")}
+
+
+def test_head_to_head_as_a_mini_table_needs_every_two_tied_players_to_have_met() -> None:
+    # a, b, c on 1 VP each; a and c never met: the table separates nobody.
+    games = [Game.played(1, "a", "b", WIN, LOSS), Game.played(2, "b", "c", WIN, LOSS),
+             Game.played(3, "c", "d", WIN, LOSS), Game.played(1, "c", "d", LOSS, WIN),
+             Game.played(2, "a", "d", LOSS, WIN)]
+    table = compute_standings(EventResults(_players("a", "b", "c", "d"), games),
+                              ["head_to_head_table"])
+    tied = [row for row in table if row.vp == 1 and row.player_id in "abc"]
+    assert {row.place for row in tied} == {tied[0].place} and len(tied) == 3
+    assert {row.tiebreak("head_to_head_table").detail for row in tied} == {
+        "not every two tied players met"}

@@ -150,6 +150,42 @@ class HeadToHead(Tiebreak):
         return values
 
 
+class HeadToHeadTable(Tiebreak):
+    """Head-to-head in the mini-table reading (an event option; MSO's own is :class:`HeadToHead`).
+
+    The tied players' results among themselves, summed per player as a table: the VP each
+    scored against the other members of the group. It applies only when every two of them met
+    (a table with holes would favour whoever happened to meet the weak): otherwise it
+    separates nobody and the next criterion decides. Applied once per tied group, like every
+    criterion; players it leaves level stay tied.
+    """
+
+    key = "head_to_head_table"
+    label = "H2H-T"
+    definition = (
+        "Results between the tied players as a table: the VP each scored against the other "
+        "tied players, when every two of them met (otherwise it separates nobody)."
+    )
+
+    def evaluate(
+        self, ctx: Context, group: Sequence[PlayerId]
+    ) -> Mapping[PlayerId, TiebreakValue]:
+        h2h = ctx.head_to_head
+        complete = len(group) > 1 and all(
+            (p, q) in h2h for p in group for q in group if p != q
+        )
+        if not complete:
+            detail = "not tied" if len(group) == 1 else "not every two tied players met"
+            return {pid: TiebreakValue(self.key, (0,), "", detail) for pid in group}
+        values = {}
+        for pid in group:
+            vp2 = sum(h2h[(pid, q)] for q in group if q != pid)
+            shown = format_points(Fraction(vp2, 2))
+            values[pid] = TiebreakValue(self.key, (vp2,), shown,
+                                        f"{shown} VP against the other tied players")
+        return values
+
+
 class LowestColourDifference(_PlayerTiebreak):
     """Progressive difference of the lowest colours, colour by colour (tournament-rules.md 6.2)."""
 
@@ -373,6 +409,7 @@ TIEBREAKS: Mapping[str, Tiebreak] = MappingProxyType(
         tb.key: tb
         for tb in (
             HeadToHead(),
+            HeadToHeadTable(),
             LowestColourDifference(),
             LowestColourLevel(),
             LowestColourDifferenceCumulative(),

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from clocks import access, services
 from tournament.models import Board, Event, Round
-from tournament.permissions import arbiter_required, published_round
+from tournament.permissions import arbiter_required, visible_round
 from tournament.tokens import TokenRefused, board_for_token
 
 
@@ -46,7 +46,7 @@ def board_page(request, token):
 
 def clock_spectate(request, slug, number, board):
     """A live, read-only clock for anyone (an arbiter also gets the controls)."""
-    round_ = published_round(slug, number)
+    round_ = visible_round(slug, number, request.user, live=True)
     board_obj = get_object_or_404(
         Board.objects.select_related("round__event", "first", "second"),
         round=round_, number=board, second__isnull=False,

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 
 from games import online
 from games.models import OnlineGame
-from tournament.permissions import published_round
+from tournament.permissions import visible_round
 from tournament.tokens import TokenRefused
 
 
@@ -36,7 +36,7 @@ def online_play(request, token):
 
 def online_watch(request, slug, number, board):
     """An online game live for anyone: board, scores and clocks, never a rack."""
-    round_ = published_round(slug, number)
+    round_ = visible_round(slug, number, request.user, live=True)
     game = get_object_or_404(
         OnlineGame.objects.select_related("board__round__event", "board__first",
                                           "board__second"),

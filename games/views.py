@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,8 +18,8 @@ from games.engine import format_record, parse_record, verify
 from games.engine.board import COLOURS
 from games.models import GameRecord
 from games.services import MAX_RECORD_BYTES, RecordRejected, board_for_record, submit_record
-from tournament.models import Board, Round
-from tournament.permissions import arbiter_required
+from tournament.models import Board
+from tournament.permissions import arbiter_required, visible_boards
 from tournament.tokens import TokenRefused, board_for_token
 
 SUBMISSIONS_PER_10_MIN = 20
@@ -244,12 +244,12 @@ def live_view(request, token, action=""):
 # --- the public game viewer -------------------------------------------------------------------
 
 
-def _visible_record(record_id: int) -> GameRecord:
-    record = get_object_or_404(GameRecord.objects.select_related(
-        "board__round__event", "board__first", "board__second"), pk=record_id)
-    if record.board.round.status == Round.Status.DRAFTED:
-        raise Http404(_("No such game."))
-    return record
+def _visible_record(request, record_id: int) -> GameRecord:
+    """A record of a board whose pairing the visitor may see (``permissions.visible_boards``):
+    a game's players and moves are no more public than its pairing."""
+    return get_object_or_404(GameRecord.objects.select_related(
+        "board__round__event", "board__first", "board__second"),
+        pk=record_id, board__in=visible_boards(request.user))
 
 
 def viewer_steps(text: str) -> list[dict]:
@@ -269,7 +269,7 @@ def viewer_steps(text: str) -> list[dict]:
 
 
 def game_viewer(request, record_id):
-    record = _visible_record(record_id)
+    record = _visible_record(request, record_id)
     event = record.board.round.event
     return render(request, "games/viewer.html", {
         "event": event, "is_arbiter": event.is_arbiter(request.user), "record": record,
@@ -278,7 +278,7 @@ def game_viewer(request, record_id):
 
 
 def game_download(request, record_id, fmt):
-    record = _visible_record(record_id)
+    record = _visible_record(request, record_id)
     parsed = parse_record(record.text)
     name = f"{record.board.round.event.slug}-r{record.board.round.number}-b{record.board.number}"
     if fmt == "json":

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from tournament import links
 from tournament.models import Board, Player, PlayerLogin, Round
+from tournament.permissions import published_rounds
 from tournament.tokens import TokenRefused, check_round_open
 
 
@@ -56,7 +57,8 @@ def _links_open(round_: Round, now: datetime.datetime) -> bool:
 
 
 def _seat(player: Player, now: datetime.datetime) -> Seat:
-    round_ = player.event.rounds.exclude(status=Round.Status.DRAFTED).order_by("number").last()
+    # the player's own board, also where the event keeps its pairings to itself
+    round_ = published_rounds(player.event).order_by("number").last()
     board = None
     if round_ is not None:
         board = (round_.boards.filter(Q(first=player) | Q(second=player))

@@ -12,7 +12,7 @@ from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from tournament import links, services, standings_bridge, tiebreak_texts
+from tournament import links, permissions, services, standings_bridge, tiebreak_texts
 from tournament.formatting import lowest_text, name_key, vp
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.tables import (
@@ -50,13 +50,8 @@ def _ctx(request, event, **extra):
 
 
 def _visible_rounds(request, event):
-    """Drafted pairings are the arbiter's until published."""
-    rounds = event.rounds.all()
-    if not request.is_arbiter:
-        if not event.publish_pairings:
-            return rounds.none()
-        rounds = rounds.exclude(status=Round.Status.DRAFTED)
-    return rounds
+    """Drafted pairings are the arbiter's until published (``permissions.visible_rounds``)."""
+    return permissions.visible_rounds(event, request.user)
 
 
 def _chosen_round(request, rounds) -> Round | None:
@@ -218,7 +213,7 @@ def _result_text(board: Board, result: Result | None) -> str:
 def _standings_round(request, event) -> int:
     done = standings_bridge.complete_rounds(event)
     wanted = request.GET.get("round")
-    if wanted and wanted.isdigit() and 0 < int(wanted) <= event.rounds.count():
+    if wanted and wanted.isdigit() and 0 < int(wanted) <= standings_bridge.last_round(event):
         return int(wanted)
     return done
 
@@ -252,7 +247,7 @@ def standings(request, slug):
             tiebreaks=tiebreak_texts.texts(table_core.tiebreaks),
             readings=standings_bridge.reading_notes(event),
             pdf=_pdf_url(event, "standings", after),
-            rounds=range(1, event.rounds.count() + 1),
+            rounds=range(1, standings_bridge.last_round(event) + 1),
         ))
 
 
@@ -264,7 +259,7 @@ def crosstable(request, slug):
     return render(request, "tournament/crosstable.html", _ctx(
         request, event, rows=rows, after=table_core.rounds, wanted=after,
         round_numbers=range(1, table_core.rounds + 1),
-        rounds=range(1, event.rounds.count() + 1), standings=table_core,
+        rounds=range(1, standings_bridge.last_round(event) + 1), standings=table_core,
     ))
 
 

@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from tournament import standings_bridge
-from tournament.models import Event, Round
-from tournament.permissions import arbiter_required
+from tournament.models import Event
+from tournament.permissions import arbiter_required, visible_rounds
 from tournament.printing import documents
 from tournament.printing.common import PAPERS
 from tournament.printing.data import PrintError
@@ -48,10 +48,9 @@ def print_document(request, slug: str, document: str):
         number = documents.resolve_round(event, spec.name, request.GET.get("round"))
     except PrintError as exc:
         raise Http404(str(exc)) from exc
-    if spec.name == "pairings" and not is_arbiter:
-        round_ = event.rounds.get(number=number)
-        if not event.publish_pairings or round_.status == Round.Status.DRAFTED:
-            raise Http404(_("The pairings of round %(n)d are not published.") % {"n": number})
+    if spec.name == "pairings" and not visible_rounds(event, request.user).filter(
+            number=number).exists():
+        raise Http404(_("The pairings of round %(n)d are not published.") % {"n": number})
     pdf = documents.render(event, spec.name, number, paper=paper,
                            base_url=request.build_absolute_uri("/"))
     response = HttpResponse(pdf, content_type="application/pdf")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from clocks import access, services
 from tournament.models import Board, Event, Round
@@ -32,6 +33,7 @@ def _page(request, board: Board, *, mode: str, ws_path: str, template: str):
     return render(request, template, context)
 
 
+@never_cache
 def board_page(request, token):
     """The clock of the QR code's board, full screen, for the two players at the board."""
     try:

@@ -8,6 +8,7 @@ connects) and name the socket to open; ``static/js/online.js`` plays through it
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import never_cache
 
 from games import online
 from games.models import OnlineGame
@@ -25,6 +26,7 @@ def _page(request, game: OnlineGame, seat: str | None, ws_path: str):
     })
 
 
+@never_cache
 def online_play(request, token):
     """One player's game: the board, the own rack, both clocks (the personal link)."""
     try:

@@ -10,6 +10,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -115,6 +116,7 @@ def arbiter_submit_any(request, event):
     }, status=400 if error else 200)
 
 
+@never_cache
 def player_submit(request, token):
     try:
         board = board_for_token(token)
@@ -212,6 +214,7 @@ def _json_body(request) -> dict:
     return data
 
 
+@never_cache
 def live_view(request, token, action=""):
     try:
         board = board_for_token(token)

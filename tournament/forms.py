@@ -205,8 +205,8 @@ class SignupForm(UserCreationForm):
     account on every page that shows it (``names.mixed_scripts``)."""
 
     def clean_username(self):
-        username = super().clean_username()
-        scripts = mixed_scripts(username)
+        username = super().clean_username()  # None when taken (the error is already there)
+        scripts = mixed_scripts(username or "")
         if scripts:
             raise forms.ValidationError(
                 _("A user name in one alphabet, please: this one mixes %(scripts)s letters."),

@@ -8,13 +8,19 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from tournament.models import Board, Event, Round
 
 
 def arbiter_required(view):
-    """Load the event named by ``slug``; anonymous users log in, other users get 403."""
+    """Load the event named by ``slug``; anonymous users log in, other users get 403.
 
+    Never cached (``Cache-Control: no-store``): arbiter pages show board tokens, personal links
+    and invitation slips, which must not stay in a shared browser's or proxy's cache.
+    """
+
+    @never_cache
     @wraps(view)
     def wrapper(request, slug, *args, **kwargs):
         event = get_object_or_404(Event, slug=slug)

@@ -15,6 +15,7 @@ from django.contrib.auth import login as auth_login
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournament.forms import LoginForm, SignupForm
@@ -105,6 +106,7 @@ def _taker(request) -> tuple[object | None, SignupForm, LoginForm]:
     return None, signup, signin
 
 
+@never_cache
 def accept(request, secret):
     """The invited player's page; the invitation is used up by the first account that takes
     it, and a browser that was not logged in is logged in with that account."""

@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import render
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 
 from tournament import links
 from tournament.models import Board, Player, PlayerLogin, Round
@@ -68,6 +69,7 @@ def _seat(player: Player, now: datetime.datetime) -> Seat:
     return Seat(player, round_, board, board_page)
 
 
+@never_cache
 @login_required
 def my_games(request):
     """The account's events, the newest first; withdrawn logins are named, nothing more."""

@@ -7,6 +7,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
@@ -161,12 +162,15 @@ def _pairings_page(request, slug, *, by_name: bool):
                               if round_ else [])
     RequestConfig(request, paginate=False).configure(table)
     name = f"{event.slug}-pairings" + ("-by-name" if by_name else "")
-    return _export(request, table, name) or render(
+    response = _export(request, table, name) or render(
         request, "tournament/pairings.html", _ctx(
             request, event, round=round_, table=table,
             rounds=_visible_rounds(request, event), by_name=by_name,
             pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
         ))
+    if request.is_arbiter:  # the arbiters' copy has every seat's personal link
+        add_never_cache_headers(response)
+    return response
 
 
 def pairings(request, slug):

@@ -11,6 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tournament import standings_bridge
@@ -54,6 +55,8 @@ def print_document(request, slug: str, document: str):
     pdf = documents.render(event, spec.name, number, paper=paper,
                            base_url=request.build_absolute_uri("/"))
     response = HttpResponse(pdf, content_type="application/pdf")
+    if spec.arbiter_only:  # scoresheets and slips: every board's QR code holds its token
+        add_never_cache_headers(response)
     shown = number if spec.round_required or number else None
     response["Content-Disposition"] = (
         f'inline; filename="{documents.filename(event, spec.name, shown)}"'

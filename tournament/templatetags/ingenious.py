@@ -51,7 +51,8 @@ def colour_symbol(letter: str, size: int = 18):
 
 @register.inclusion_tag("tournament/colour_bars.html")
 def colour_bars(scores, maximum: int = 18):
-    """Six small bars, one per colour, for a player's scores in one game."""
+    """Six small bars, one per colour, for a player's scores in one game (each an SVG whose
+    rectangle's geometry is markup: the Content-Security-Policy refuses style attributes)."""
     if not scores:
         return {"bars": []}
     if isinstance(scores, dict):
@@ -59,9 +60,11 @@ def colour_bars(scores, maximum: int = 18):
     else:
         values = list(zip(COLOURS, (int(v) for v in scores), strict=False))
     return {
+        "maximum": maximum,
         "bars": [
-            {"letter": c, "value": v, "percent": round(100 * v / maximum)} for c, v in values
-        ]
+            {"letter": c, "value": v, "rest": maximum - min(max(v, 0), maximum)}
+            for c, v in values
+        ],
     }
 
 

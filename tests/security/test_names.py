@@ -7,6 +7,7 @@ import string
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import Q
 from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
@@ -132,3 +133,18 @@ def test_a_user_name_mixing_alphabets_is_refused(client, event):
 def test_a_user_name_in_one_alphabet_is_taken(client, event, username):
     assert mixed_scripts(username) == set()
     assert _sign_up(client, event, username).status_code == 302
+
+
+# -- pages isolate names ----------------------------------------------------------------------
+
+
+def test_find_yourself_isolates_a_stored_name(client, event):
+    """A name stored before the rule (or in a right-to-left script) stays in its ``<bdi>``."""
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    Player.objects.filter(name="Ben").update(name="Ben\u202e")  # as an old database holds it
+    board = round_.boards.get(Q(first__name="Ben\u202e") | Q(second__name="Ben\u202e"))
+    opponent = board.second if board.first.name.startswith("Ben") else board.first
+    for query in ("Ben", opponent.name):
+        page = client.get(reverse("event_home", args=[event.slug]), {"q": query}).content
+        assert "<bdi>Ben\u202e</bdi>" in page.decode(), query

@@ -90,3 +90,13 @@ def crosstable_cell(cell) -> str:
 def result_kind(kind) -> str:
     """The translated name of a crosstable cell's result kind (its tooltip)."""
     return str(RESULT_KINDS.get(str(kind), kind)) if kind else ""
+
+
+@register.filter
+def bdi(value) -> str:
+    """``value`` (a name, a player) isolated in ``<bdi>``: whatever its direction (an Arabic
+    or Hebrew name) or stored text from before the invisible characters were refused
+    (``validation.one_line``), it cannot reorder the sentence around it ("board 3, against
+    NAME, you play first"). Works inside ``blocktranslate with``: the message stays the same.
+    """
+    return format_html("<bdi>{}</bdi>", value)

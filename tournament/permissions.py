@@ -40,6 +40,13 @@ def published_rounds(event: Event) -> QuerySet[Round]:
     return event.rounds.exclude(status=Round.Status.DRAFTED)
 
 
+def _public(to_round: str = "") -> Q:
+    """The rule for everyone but the event's arbiters, from a model that reaches the round
+    through ``to_round``: published, in an event that publishes its pairings."""
+    return (Q(**{f"{to_round}event__publish_pairings": True})
+            & ~Q(**{f"{to_round}status": Round.Status.DRAFTED}))
+
+
 def visible_rounds(event: Event, user) -> QuerySet[Round]:
     """The rounds whose pairings ``user`` may see: all of them for the event's arbiters; for
     anyone else the published ones, and none while the event does not publish its pairings.
@@ -49,9 +56,7 @@ def visible_rounds(event: Event, user) -> QuerySet[Round]:
     """
     if event.is_arbiter(user):
         return event.rounds.all()
-    if not event.publish_pairings:
-        return event.rounds.none()
-    return published_rounds(event)
+    return event.rounds.filter(_public())
 
 
 def visible_boards(user, boards: QuerySet[Board] | None = None) -> QuerySet[Board]:
@@ -60,7 +65,7 @@ def visible_boards(user, boards: QuerySet[Board] | None = None) -> QuerySet[Boar
     boards = Board.objects.all() if boards is None else boards
     if user is not None and user.is_authenticated and user.is_superuser:
         return boards
-    public = Q(round__event__publish_pairings=True) & ~Q(round__status=Round.Status.DRAFTED)
+    public = _public("round__")
     if user is not None and user.is_authenticated:
         public |= Q(round__event__in=user.arbitrated_events.all())
     return boards.filter(public)

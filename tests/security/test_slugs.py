@@ -2,6 +2,8 @@
 (an imported ``DEMO-OPEN`` must not become ``/e/DEMO-OPEN/`` beside ``/e/demo-open/``)."""
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from backups.document import BackupError, export_event, import_event
@@ -43,3 +45,26 @@ def test_full_clean_lowers_it_for_the_admin_and_model_forms(event):
     event.slug = "MiXeD"
     event.full_clean(validate_unique=False)
     assert event.slug == "mixed"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_slugs_stored_before_are_lowered_without_losing_an_event():
+    """Migration 0007: ``DEMO-OPEN`` beside ``demo-open`` becomes ``demo-open-2``, so that
+    ``Event.clean`` never lowers a stored slug into another event's."""
+    before = [("tournament", "0006_player_logins")]
+    after = [("tournament", "0007_lower_case_slugs")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    Old = executor.loader.project_state(before).apps.get_model("tournament", "Event")
+    for slug in ("demo-open", "DEMO-OPEN", "Spring-Cup"):
+        Old.objects.create(slug=slug, name=slug)
+    try:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(after)
+        assert sorted(Event.objects.values_list("slug", flat=True)) == [
+            "demo-open", "demo-open-2", "spring-cup"]
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())

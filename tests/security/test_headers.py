@@ -144,3 +144,11 @@ def test_public_pages_stay_cacheable(client, played):
     event, _round, _board = played
     for path in (f"/e/{event.slug}/pairings/", f"/e/{event.slug}/standings/"):
         assert not _no_store(client.get(path)), path
+
+
+def test_a_pdf_goes_without_the_pages_policy(client, played):
+    """A PDF is no page: the browser's own viewer must not be refused as a plugin."""
+    event, _round, _board = played
+    pdf = client.get(reverse("print_document", args=[event.slug, "standings"]))
+    assert pdf["Content-Type"] == "application/pdf"
+    assert "Content-Security-Policy" not in pdf.headers

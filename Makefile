@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 PORT   ?= 8000
 STAMP   = $(VENV)/.installed
 
-.PHONY: run test setup lint demo bench clean
+.PHONY: run dev test setup lint demo bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,11 +17,19 @@ $(STAMP): $(BIN)/python requirements.txt requirements-dev.txt
 
 setup: $(STAMP)
 
-## make run: install, migrate, load the demo event, serve on http://127.0.0.1:$(PORT)
+## make run: install, migrate, load the demo event, serve the hall's network on port $(PORT)
+## (DEBUG off, as at the venue: friendly error pages, static files collected)
 run: setup
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py demo
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python manage.py serve --port $(PORT)
+
+## make dev: the same with DEBUG on (Django's debug pages), on this computer only
+dev: setup
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py demo
+	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 ## make test: the whole suite (browser tests run when Debian's chromium is installed)
 test: setup

@@ -21,7 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
-from backups.document import export_event
+from backups.document import export_event, parse
 from tournament.models import Event, Result
 
 log = logging.getLogger(__name__)
@@ -57,11 +57,12 @@ def stored(event: Event) -> list[StoredBackup]:
     return sorted(found, key=lambda b: b.name, reverse=True)
 
 
-def load(event: Event, name: str) -> dict:
-    """One stored backup's document; only names of the listing are accepted."""
+def load(event: Event, name: str):
+    """One stored backup's document; only names of the listing are accepted. A file changed
+    on the disk is read like an upload (``document.parse``: ``BackupError`` if it is junk)."""
     if not _NAME.fullmatch(name):
         raise FileNotFoundError(name)
-    return json.loads((folder(event) / name).read_text(encoding="utf-8"))
+    return parse((folder(event) / name).read_bytes())
 
 
 def write_now(event: Event, why: str) -> Path:

@@ -22,6 +22,9 @@ a file with online games instead of silently dropping them.
 
 from __future__ import annotations
 
+import json
+import re
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -54,6 +57,55 @@ OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_langu
 
 class BackupError(ValueError):
     """A backup file that cannot be imported; nothing was written."""
+
+
+_NESTS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""A JSON text's strings (skipped whole) and brackets, for finding where it nests too deep."""
+
+
+def parse(raw: bytes | str):
+    """The JSON document of a backup file, for every way a file comes in (the import page,
+    a restored automatic backup, ``import_event``); ``BackupError`` says what is wrong.
+
+    Beside the JSON syntax this refuses what the standard reader lets through to crash a
+    later step: ``NaN`` and ``Infinity`` (no database stores them), and a nest too deep for
+    the reader's recursion, named by line and column (``reader.MAX_DEPTH`` then bounds
+    what remains, with its path)."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise BackupError(_("The file is not UTF-8 text (invalid byte at offset "
+                                "%(offset)d).") % {"offset": exc.start}) from None
+    try:
+        return json.loads(raw, parse_constant=_not_a_number)
+    except RecursionError:
+        line, column = _too_deep_at(raw)
+        raise BackupError(_("The file is not JSON: line %(line)d, column %(column)d: nested "
+                            "more than %(n)d levels deep")
+                          % {"line": line, "column": column, "n": reader.MAX_DEPTH}) from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of thousands of digits
+        raise BackupError(_("The file is not JSON: %(err)s") % {"err": exc}) from None
+
+
+def _not_a_number(name: str):
+    raise ValueError(_("%(text)r is not a number") % {"text": name})
+
+
+def _too_deep_at(text: str) -> tuple[int, int]:
+    """Line and column of the first bracket past ``reader.MAX_DEPTH`` levels."""
+    depth, at = 0, 0
+    for match in _NESTS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > reader.MAX_DEPTH:
+                at = match.start()
+                break
+        elif token in "]}":
+            depth -= 1
+    line_start = text.rfind("\n", 0, at) + 1
+    return text.count("\n", 0, at) + 1, at - line_start + 1
 
 
 def _dt(value):
@@ -152,12 +204,13 @@ def _online_game(game: OnlineGame | None, records: dict[int, int]) -> dict | Non
             "updated_at": _dt(game.updated_at)}
 
 
-@transaction.atomic
 def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
     """Create an event from an export, or refuse the whole file and write nothing.
 
-    Every object of the file is checked first (``backups.reader``): the refusal lists each
-    problem with its path in the file. Whoever imports through the web (``arbiter``) becomes the
+    Every object of the file is checked first (``backups.reader``), outside the writing
+    transaction: replaying every game takes a while, and on SQLite a transaction that writes
+    holds the one lock every clock press needs. The refusal lists each problem with its path
+    in the file. Whoever imports through the web (``arbiter``) becomes the
     only arbiter: a file must not hand other accounts an event. The operator's command line (no
     importer) restores the file's list of arbiters. A restored online round that had begun
     gets its games' clocks back, paused (``backups.online_clocks``), in the same transaction.
@@ -174,9 +227,13 @@ def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
     return _write(plan, arbiter)
 
 
+@transaction.atomic
 def _write(plan: reader.Plan, arbiter) -> Event:
     users = get_user_model().objects
     event = plan.event
+    if Event.objects.filter(slug=event.slug).exists():  # taken since the file was read
+        raise BackupError(_("not a valid event backup: %(problems)s")
+                          % {"problems": f"event.slug: {reader.slug_taken(event.slug)}"})
     event.save()
     if arbiter is None:
         event.arbiters.set(users.filter(username__in=plan.arbiters))

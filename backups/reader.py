@@ -8,6 +8,11 @@ the scores, one result per player and round) and collects every problem with its
 file, e.g. ``players[3].name``. Only a document without problems becomes a :class:`Plan`,
 which ``backups.document.import_event`` then writes in one transaction.
 
+Before any of that, :func:`unstorable` walks the whole document once for values no database
+stores (NUL, lone surrogates, numbers that are not finite) and nests deeper than
+``MAX_DEPTH``. Game records are replayed by the rules engine as a submitted record is: the
+pages that show them replay the stored text, so a file must not store one that fails.
+
 An online game is judged by the dealt-game core, as the server would have played it: the seed
 must give the committed deal and the moves must replay from it move by move (the engine's
 reason names the first that does not). Its two personal links are secrets printed on slips:
@@ -17,6 +22,8 @@ QR codes included (a board's link would open a seat, and a rack is private to on
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
@@ -27,9 +34,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.dealt import MoveRefused, Table, parse_seed
-from games.engine import EngineError
+from games.engine import EngineError, format_record
 from games.engine_messages import move_refusal_text
 from games.models import SEAT_TOKEN, GameRecord, OnlineEvent, OnlineGame, OnlineRound
+from games.services import RecordRejected, record_digest, verified_record
 from tournament.models import (
     Absence,
     Board,
@@ -43,6 +51,14 @@ from tournament.outcome import ResultError, derive_outcome
 
 #: How many problems a refusal lists; the rest are counted.
 SHOWN = 12
+
+#: How deep objects and lists may nest. An export nests at most 9 levels (a result's scores
+#: inside its board inside its round); the rest is room for history details.
+MAX_DEPTH = 32
+
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+"""NUL (PostgreSQL refuses it in text and JSON) and lone surrogates (not text: no database
+encodes them): characters that reach no column, so nothing in a backup may hold them."""
 
 
 class Problems(Exception):
@@ -206,8 +222,7 @@ class _Reader:
             self.problem("event", str(exc))
         slug_ok = not any(p.startswith("event.slug") for p in self.found)
         if slug_ok and Event.objects.filter(slug=event.slug).exists():
-            self.problem("event.slug", _("an event with the short name %(slug)r already exists; "
-                                         "choose another") % {"slug": event.slug})
+            self.problem("event.slug", slug_taken(event.slug))
         return event
 
     def players(self, items: list) -> tuple[list, dict[int, int]]:
@@ -249,7 +264,7 @@ class _Reader:
             planned.append((player, absences))
         return planned, seeds
 
-    def results(self, items: list, path: str, records: int, bye: bool,
+    def results(self, items: list, path: str, records: list[GameRecord], bye: bool,
                 bye_vp: Decimal | None) -> list:
         planned, versions, accepted = [], set(), 0
         for index, raw in enumerate(items):
@@ -278,12 +293,24 @@ class _Reader:
                              % {"v": result.version})
             versions.add(result.version)
             accepted += result.status == Result.Status.ACCEPTED
-            record = self.record_index(data, r_path, records)
+            record = self.record_index(data, r_path, len(records))
+            if record is not None and result.source == Result.Source.RECORD:
+                self.from_record(result, records[record], record, r_path)
             planned.append((result, record, result.entered_by_label,
                             self.moment(data.get("entered_at"), f"{r_path}.entered_at")))
         if accepted > 1:
             self.problem(path, _("more than one accepted result"))
         return planned
+
+    def from_record(self, result: Result, record: GameRecord, index: int, path: str) -> None:
+        """A result taken from a record has the record's scores (``games.services``: first
+        seat A, second B); the record itself was replayed by the engine (``replayed``)."""
+        scores = record.summary.get("scores")
+        if not isinstance(scores, dict):  # a summary already refused
+            return
+        if (result.first_scores, result.second_scores) != (scores.get("A"), scores.get("B")):
+            self.problem(f"{path}.record", _("the scores are not those of record %(n)s")
+                         % {"n": index})
 
     def record_index(self, data: dict, path: str, records: int) -> int | None:
         """``data["record"]``: the index of a record on the board (the file's link to it)."""
@@ -382,7 +409,8 @@ class _Reader:
                                                         f"{path}.records")):
             planned.records.append(self.record(raw_record, f"{path}.records[{r_index}]"))
         planned.results = self.results(self.items(data.get("results", []), f"{path}.results"),
-                                       path, len(planned.records), second is None, bye_vp)
+                                       path, [record for record, _at in planned.records],
+                                       second is None, bye_vp)
         return planned
 
     def online_mark(self, raw, path: str, row: OnlineRound | OnlineEvent) -> OnlineMark | None:
@@ -477,7 +505,26 @@ class _Reader:
             submitted_via=self.get(data, "submitted_via", path, str) or "",
         )
         self.check(record, path, exclude=["board", "submitted_by"])
+        self.replayed(record, path)
         return record, self.moment(data.get("submitted_at"), f"{path}.submitted_at")
+
+    def replayed(self, record: GameRecord, path: str) -> None:
+        """A record is stored only as the engine verified it (``games.services``), and the
+        pages replay it: the file's text must verify, be the canonical text the server
+        stores, and carry the digest and summary that follow from it."""
+        try:
+            parsed, game = verified_record(record.text)
+        except RecordRejected as refused:
+            self.problem(f"{path}.text", str(refused))
+            return
+        canonical = format_record(parsed)
+        if record.text != canonical:
+            self.problem(f"{path}.text", _("not written as the server stores a record "
+                                           "(its canonical form)"))
+        elif record.digest != record_digest(canonical):
+            self.problem(f"{path}.digest", _("does not match the record's text"))
+        if record.summary != game.to_json():
+            self.problem(f"{path}.summary", _("does not match the record's text"))
 
     def history(self, items: list) -> list:
         planned = []
@@ -496,8 +543,61 @@ class _Reader:
         return planned
 
 
+def unstorable(data) -> list[str]:
+    """Every value of the document that no database stores, with its path: a string (or key)
+    holding NUL or a lone surrogate, a number that is not finite, nesting past ``MAX_DEPTH``.
+
+    Checked once over the whole document before anything reads it, so that no field (free
+    JSON like history details included) can carry such a value to the database, and a deep
+    nest is refused here instead of overflowing a recursive reader or encoder later. Walked
+    with a stack, not recursion, for the same reason."""
+    found: list[str] = []
+    stack = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        where = path or "file"
+        if isinstance(value, str):
+            if bad := _UNSTORABLE.search(value):
+                found.append(f"{where}: {_unstorable_text(bad.group())}")
+        elif isinstance(value, float) and not math.isfinite(value):
+            found.append(f"{where}: " + _("%(text)r is not a number") % {"text": value})
+        elif isinstance(value, dict | list):
+            if depth == MAX_DEPTH:
+                found.append(f"{where}: " + _("nested more than %(n)d levels deep")
+                             % {"n": MAX_DEPTH})
+                continue
+            if isinstance(value, list):
+                children = [(item, f"{path}[{index}]") for index, item in enumerate(value)]
+            else:
+                children = []
+                for key, item in value.items():
+                    name = _printable(str(key))
+                    inner = f"{path}.{name}" if path else name
+                    if bad := _UNSTORABLE.search(str(key)):
+                        found.append(f"{inner}: {_unstorable_text(bad.group())}")
+                    children.append((item, inner))
+            stack.extend((item, where_, depth + 1) for item, where_ in reversed(children))
+    return found
+
+
+def _printable(key: str) -> str:
+    """A key as a path shows it: unstorable characters escaped (the refusal itself must be
+    storable and printable), cut at 40 characters."""
+    key = _UNSTORABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", key)
+    return key if len(key) <= 40 else key[:40] + "…"
+
+
+def _unstorable_text(char: str) -> str:
+    if char == "\x00":
+        return _("holds a NUL character, which no database stores")
+    return _("holds a lone surrogate (\\u%(code)04x), which is not text") % {"code": ord(char)}
+
+
 def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
     """The checked plan of a backup document, or :class:`Problems` listing every fault."""
+    found = unstorable(data)
+    if found:  # the readers below must not meet these values
+        raise Problems(found)
     reader = _Reader()
     data = reader.obj(data, "file")
     event = reader.event(reader.obj(data.get("event"), "event"), slug, fields, optional)
@@ -520,6 +620,11 @@ def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
     if reader.found:
         raise Problems(reader.found)
     return Plan(event, arbiters, players, rounds, history, online)
+
+
+def slug_taken(slug: str) -> str:
+    return _("an event with the short name %(slug)r already exists; choose another") % {
+        "slug": slug}
 
 
 def _tuple(kinds) -> tuple:

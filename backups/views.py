@@ -3,8 +3,6 @@ their restore) and the import of a backup as a new event."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, JsonResponse
@@ -35,13 +33,12 @@ def restore_backup(request, event, name):
         messages.error(request, _("Restoring a backup creates an event: that needs the "
                                   "organiser permission."))
         return redirect("arbiter_export", event.slug)
-    try:
-        data = automatic.load(event, name)
-    except (FileNotFoundError, json.JSONDecodeError) as exc:
+    try:  # a stored file is read and checked like an upload: it may have been changed on disk
+        copy = document.import_event(automatic.load(event, name),
+                                     slug=services.unique_slug(f"{event.slug}-restored"),
+                                     arbiter=request.user)
+    except FileNotFoundError as exc:
         raise Http404(_("No such backup.")) from exc
-    try:
-        copy = document.import_event(data, slug=services.unique_slug(f"{event.slug}-restored"),
-                                   arbiter=request.user)
     except document.BackupError as exc:
         messages.error(request, str(exc))
         return redirect("arbiter_export", event.slug)
@@ -70,11 +67,9 @@ def import_json(request):
             messages.error(request, _("The file is larger than 20 MB."))
         else:
             try:
-                data = json.loads(upload.read().decode("utf-8"))
-                event = document.import_event(data, slug=request.POST.get("slug") or None,
-                                            arbiter=request.user)
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                messages.error(request, _("The file is not JSON: %(err)s") % {"err": exc})
+                event = document.import_event(document.parse(upload.read()),
+                                              slug=request.POST.get("slug") or None,
+                                              arbiter=request.user)
             except document.BackupError as exc:
                 messages.error(request, str(exc))
             else:

@@ -78,12 +78,15 @@ def database_url(db: dict) -> str:
 
 
 def _daphne(port: int) -> list[str]:
+    limit = str(settings.WEBSOCKET_SERVER_LIMIT)  # as docs/deployment.md starts it
     return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            "--websocket-max-message-size", limit, "--websocket-max-frame-size", limit,
             "tournament.asgi:application"]
 
 
 def _uvicorn(port: int) -> list[str]:
     return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
+            "--ws-max-size", str(settings.WEBSOCKET_SERVER_LIMIT),
             "--no-access-log", "--log-level", "warning", "tournament.asgi:application"]
 
 

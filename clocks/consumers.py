@@ -25,6 +25,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -146,6 +147,12 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
             await handler(message)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        size = len(text_data.encode("utf-8", "surrogatepass")) if text_data else len(
+            bytes_data or b"")
+        if size > settings.WEBSOCKET_MESSAGE_LIMIT:  # refused unread; the socket stays open
+            return await self.error(
+                _("The message is %(size)d bytes; the limit is %(limit)d bytes.")
+                % {"size": size, "limit": settings.WEBSOCKET_MESSAGE_LIMIT})
         try:
             content = json.loads(text_data or "")
         except ValueError:

@@ -26,8 +26,9 @@ class GamesConfig(AppConfig):
             round_published,
             watch_path,
         )
-        from games.services import carry_record_link
+        from games.services import carry_record_link, online_result_guard
         from tournament import board_attachments, links, signals
+        from tournament.services import register_result_guard
 
         board_attachments.register("games", records_and_live_entries)
         links.result_sources.register("games", record_origins)
@@ -39,3 +40,4 @@ class GamesConfig(AppConfig):
         register_flag_listener("online games", flag_fell)
         register_spectator_page("online games", watch_path)
         register_command_owner("online games", arbiter_command)
+        register_result_guard("online games", online_result_guard)

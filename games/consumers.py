@@ -2,7 +2,8 @@
 
 - ``PlayConsumer`` (``ws/play/<token>/``): one player's personal link. It receives its own
   seat's view (the position, scores, both clocks and its own rack, never the other) and sends
-  moves; the link is checked again before every move.
+  moves; the link is checked again before every move and ``sync``, and a reissued link closes
+  its open sockets at once (a group per link, ``games.online.link_group``).
 - ``WatchConsumer`` (``ws/watch/<board id>/``): anyone, for a published online round; the
   spectators' view (no rack at all), read only.
 
@@ -18,6 +19,7 @@ everybody at once). The JSON plumbing, errors and refusals come from the clock s
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clocks import services as clock_services
@@ -38,15 +40,28 @@ class GameSocket(ClockSocket):
     game: OnlineGame
     clock_version = -1  # the newest clock this socket has sent, in a view or a snapshot
 
-    async def start(self) -> None:
+    withdrawn = False  # the link was reissued: this socket sends nothing more
+
+    async def start(self, *groups: str) -> None:
         self.board = self.game.board
         await self.accept()
-        await self.join(clock_services.board_group(self.board.pk))
+        await self.join(clock_services.board_group(self.board.pk), *groups)
         await self.send_view()
 
     async def send_view(self) -> None:
-        view = await database_sync_to_async(online.view)(self.game, self.seat)
+        try:
+            view = await database_sync_to_async(self._view)()
+        except TokenRefused as refused:
+            return await self.withdraw(str(refused))
         await self.relay_view(view)
+
+    def _view(self) -> dict:
+        return online.view(self.game, self.seat)
+
+    async def withdraw(self, message: str) -> None:
+        """The socket's link no longer works: say why, close with 4403, send nothing more."""
+        self.withdrawn = True
+        await self.refuse(message, accepted=True)
 
     async def relay_view(self, view: dict) -> None:
         self.clock_version = max(self.clock_version, view["clock"]["version"])
@@ -56,6 +71,8 @@ class GameSocket(ClockSocket):
         """The board's clock changed. After a move the same message brings every seat's view
         (``games.online.encoded_views``): this socket sends its own seat's only, and the clock
         it carries is not sent again on its own."""
+        if self.withdrawn:
+            return
         version = event["clock"]["version"]
         views = event.get("views")
         if views is not None:
@@ -87,7 +104,16 @@ class PlayConsumer(GameSocket):
             self.game, self.seat = await database_sync_to_async(online.seat_for_token)(self.token)
         except TokenRefused as refused:
             return await self.refuse(str(refused))
-        await self.start()
+        await self.start(online.link_group(self.token))
+
+    def _view(self) -> dict:
+        return online.view(self.game, self.seat, link=self.token)
+
+    async def link_withdrawn(self, event) -> None:
+        """The arbiter reissued this seat's link (``games.online.reissue_seat_token``): the
+        sockets opened with the old one close at once, on every worker."""
+        with translation.override(self.language):
+            await self.withdraw(_("This player link is not valid."))
 
     async def move(self, content: dict) -> None:
         extra = sorted(set(content) - MOVE_KEYS)
@@ -97,7 +123,7 @@ class PlayConsumer(GameSocket):
         try:
             played = await database_sync_to_async(self._play)(data)
         except TokenRefused as refused:
-            return await self.refuse(str(refused), accepted=True)
+            return await self.withdraw(str(refused))
         except online.OnlineRefused as refused:
             raise BadMessage(str(refused)) from None
         if played.error is not None:

@@ -208,6 +208,8 @@ MOVE_MSGIDS: dict[str, Promise] = {
     "over": _("the game is over"),
     "stale": _("stale move: it was sent after move %(sent)s, but the game is at move %(now)s; "
                "nothing changed, look at the board again"),
+    "ahead": _("this move answers move %(sent)s, but the game is at move %(now)s: the client "
+               "is ahead of the game; nothing changed, reload the game"),
     "choose_first": _("seat %(seat)s must first choose: swap or refill"),
     "flagged": _("seat %(seat)s has flagged and takes no further turns"),
     "no_open_turn": _("%(kind)s not allowed now: seat %(seat)s has no open turn to close (the "

@@ -22,7 +22,7 @@ from clocks.models import Clock
 from games import services as game_services
 from games.engine import EngineError, Game, format_record, parse_record, replay
 from games.engine_messages import engine_text
-from games.models import LiveGame, OnlineGame
+from games.models import LiveGame
 from tournament.models import Board
 
 SEATS = ("A", "B")
@@ -89,12 +89,33 @@ def _live(board: Board) -> LiveGame:
 
 
 def state(board: Board) -> LiveState:
-    """The game as entered so far (reading writes nothing: no entry, no row yet)."""
+    """The game as entered so far, with the flags the clock demands (reading writes nothing:
+    no entry, no row yet; the flags are stored by the next entry or confirmation)."""
     if board.is_bye:
         raise LiveRefused(_("A bye has no game."))
     live = LiveGame.objects.filter(board=board).first() or LiveGame(board=board)
-    return LiveState(live.version, live.actions, _replay(board, live.actions),
-                     live.confirmed, live.record_id)
+    game = _replay(board, live.actions)
+    flags = [] if live.record_id else _clock_flags(_clock_now(board), game, live.actions)
+    return LiveState(live.version, [*live.actions, *flags], game, live.confirmed,
+                     live.record_id)
+
+
+@transaction.atomic
+def _store_due_flags(board: Board) -> None:
+    """Store the flags the clock demands, in a transaction of their own.
+
+    They are facts of the clock, not entries, and the page has shown them at the current
+    version already (``state``), so the version stays. Stored first, they stand even when the
+    entry that follows is refused: when the second flag ends the game (MSO: both flags end
+    it, the scores decide), the entry is refused and the game can be confirmed.
+    """
+    live = _live(board)
+    if live.record_id is not None:
+        return
+    flags = _clock_flags(_clock_now(board), _replay(board, live.actions), live.actions)
+    if flags:
+        live.actions = [*live.actions, *flags]
+        live.save(update_fields=["actions", "updated_at"])
 
 
 def _parse_action(data: dict[str, Any]) -> dict[str, Any]:
@@ -159,21 +180,25 @@ def _pressed_since_placement(clock: ClockState | None, actions: list[dict[str, A
     return clock.finished is None and clock.turn is not None and clock.turn != seat
 
 
-@transaction.atomic
 def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveState:
     """Apply one entry if the engine accepts it and nobody else entered meanwhile."""
+    if game_services.is_online_board(board):  # before anything is stored for the board
+        raise LiveRefused(_("This board is played online: the server keeps the game."))
+    _store_due_flags(board)
+    return _enter(board, data, expected_version=expected_version)
+
+
+@transaction.atomic
+def _enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveState:
     live = _live(board)
     if live.record_id is not None:
         raise LiveRefused(_("The game is confirmed; ask the arbiter for corrections."))
-    if OnlineGame.objects.filter(board=board).exists():
-        raise LiveRefused(_("This board is played online: the server keeps the game."))
     if expected_version != live.version:
         raise LiveRefused(_("Another device entered a move meanwhile; the page has been "
                             "brought up to date, check and enter again."))
     action = _parse_action(data)
     game = _replay(board, live.actions)
     clock = _clock_now(board)
-    flags = _clock_flags(clock, game, live.actions)
     seat = action["seat"]
     if (action["action"] == "swap" and game.swap_window == seat
             and _pressed_since_placement(clock, live.actions, seat)):
@@ -187,7 +212,7 @@ def enter(board: Board, data: dict[str, Any], *, expected_version: int) -> LiveS
         raise LiveRefused(engine_text(exc)) from None
     if clock is not None:
         action["press"] = clock.press_number
-    live.actions = [*live.actions, *flags, action]
+    live.actions = [*live.actions, action]
     live.version += 1
     live.confirmed = {}
     live.save(update_fields=["actions", "version", "confirmed", "updated_at"])
@@ -238,9 +263,14 @@ def record_text(board: Board, actions: list[dict[str, Any]], result: str | None)
     return format_record(parse_record({"tags": tags, "actions": clean}))
 
 
-@transaction.atomic
 def confirm(board: Board, seat: str, *, expected_version: int):
     """A player confirms the finished game; when both have, the record is submitted."""
+    _store_due_flags(board)
+    return _confirm(board, seat, expected_version=expected_version)
+
+
+@transaction.atomic
+def _confirm(board: Board, seat: str, *, expected_version: int):
     live = _live(board)
     if seat not in SEATS:
         raise LiveRefused(_("Seat must be A or B."))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import json
 import secrets
 from collections import OrderedDict
@@ -189,12 +190,32 @@ def seat_for_token(token: str, now: datetime.datetime | None = None) -> tuple[On
     return game, ("A" if game.token_a == token else "B")
 
 
+def link_group(link: str) -> str:
+    """The channel-layer group of the sockets opened with one personal link. Named by a hash
+    of the link, so that the link itself never travels through the channel layer."""
+    return "online.link." + hashlib.sha256(link.encode("utf-8")).hexdigest()[:48]
+
+
+def check_link(game: OnlineGame, seat: str, link: str) -> None:
+    """``TokenRefused`` unless ``link`` is still ``seat``'s link of ``game`` (as read from the
+    database into ``game``) and its round's links still work."""
+    if game.token(seat) != link:
+        raise TokenRefused(_("This player link is not valid."))
+    check_round_open(game.board.round, timezone.now())
+
+
 @transaction.atomic
 def reissue_seat_token(game: OnlineGame, seat: str) -> OnlineGame:
-    """A new personal link for one seat; the old one stops working at once."""
+    """A new personal link for one seat; the old one stops working at once: every socket
+    opened with it, on every worker, is told so and closed (``link_group``) when the change
+    commits, and a socket's ``sync`` or move re-checks the link anyway."""
     game = OnlineGame.objects.select_for_update().get(pk=game.pk)
+    old = game.token(seat)
     setattr(game, f"token_{seat.lower()}", secrets.token_urlsafe(18))
     game.save(update_fields=[f"token_{seat.lower()}", "updated_at"])
+    transaction.on_commit(
+        lambda: clock_services.broadcast([(link_group(old), {"type": "link.withdrawn"})]),
+        robust=True)
     return game
 
 
@@ -249,12 +270,15 @@ def _views(game: OnlineGame, table: Table, clock: dict[str, Any]) -> dict[str | 
     return {seat: {**v, **info} for seat, v in table.views().items()}
 
 
-def view(game: OnlineGame, seat: str | None) -> dict[str, Any]:
+def view(game: OnlineGame, seat: str | None, *, link: str | None = None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees now: the position, its own rack, both clocks.
     Flags that fell due are shown applied (so a reconnect shows the game as it stands), but
-    reading writes nothing: the next move, or the flag timer's announcement, stores them."""
+    reading writes nothing: the next move, or the flag timer's announcement, stores them.
+    ``link``: the personal link asking, checked first (``TokenRefused``: withdrawn)."""
     game = OnlineGame.objects.select_related(
         "board__round__event", "board__first", "board__second").get(pk=game.pk)
+    if link is not None:
+        check_link(game, seat, link)
     table = _table(game)
     _keep(game, table)
     clock = clock_services.snapshot(game.board)
@@ -295,7 +319,8 @@ def _save(game: OnlineGame, table: Table, held: clock_services.HeldClock, *,
                         side=resigned[0] if resigned else None, reason=table.game.end)
         held.store()
         submission = game_services.submit_record(
-            game.board, format_record(table.record()), via="online", label="online game")
+            game.board, format_record(table.record()), via=game_services.ONLINE_VIA,
+            label="online game")
         game.record = submission.record
     held.store()
     online_rows.save(game)
@@ -343,9 +368,7 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
         raise OnlineRefused(_("Time is the server's: the clock says when a flag falls."))
     online_rows.lock(game)
     if link is not None:
-        if game.token(seat) != link:
-            raise TokenRefused(_("This player link is not valid."))
-        check_round_open(game.board.round, timezone.now())
+        check_link(game, seat, link)
     if game.record_id is not None:
         raise OnlineRefused(_("The game is over."))
     table = _table(game)
@@ -366,7 +389,13 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
         held.publish()
         _keep(game, table)
         return Played(_views(game, table, clock)[seat], refusal)
-    if step.ends_turn and not table.over:
+    if table.over and table.moves[-1]["move"] == "place":
+        # the game's last placement: no press (the clock finishes with the game), but the
+        # record keeps this turn's time as it keeps every other's
+        seconds = held.state.remaining_ms(seat, held.now) // 1000
+        table.moves[-1]["clock"] = seconds
+        table.note_clock(seat, seconds)
+    elif step.ends_turn and not table.over:
         outcome = held.press(seat, clock["press_number"], who=f"online {seat}")
         if outcome.ignored is not None:  # the clock will not take the turn: the move does not stand
             table = _replay(game)

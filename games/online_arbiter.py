@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from clocks.services import ClockRefused
 from games import online
 from games.models import OnlineGame
+from tournament import site_address
 from tournament.models import Event, Round
 from tournament.permissions import arbiter_required
 from tournament.printing.svg import qr_svg
@@ -33,8 +34,8 @@ def _seats(request, round_: Round) -> list[dict]:
     for game in games:
         board = game.board
         seats = [{"seat": seat, "player": player, "opponent": other,
-                  "url": request.build_absolute_uri(reverse("online_play",
-                                                            args=[game.token(seat)]))}
+                  "url": site_address.absolute_url(request, reverse("online_play",
+                                                                      args=[game.token(seat)]))}
                  for seat, player, other in (("A", board.first, board.second),
                                              ("B", board.second, board.first))]
         rows.append({"game": game, "board": board, "seats": seats, "moves": len(game.moves),

@@ -5,6 +5,12 @@ a player with the board's token, the JSON API, the simulator). A record that the
 rejects, or whose header does not match the board, writes nothing; a valid one is stored once
 (re-submitting it is a no-op) and its result goes through ``tournament.services.record_result``
 like a result slip, so conflicts with a slip are kept for the arbiter.
+
+A board played online takes no record but its game's own (``ONLINE_VIA``, written by
+``games.online``): the game is the only witness of its result, so a record from anywhere else
+(the board's shared token, the API, the arbiter's paste) is refused with the code
+``online_game`` before anything is read. ``online_result_guard`` holds the same line for the
+other ways a result comes in (``tournament.services.record_result``).
 """
 
 from __future__ import annotations
@@ -17,25 +23,30 @@ from django.utils.translation import gettext as _
 
 from games.engine import EngineError, Record, VerifiedGame, format_record, parse_record, verify
 from games.engine_messages import engine_text
-from games.models import GameRecord, ResultRecord
+from games.models import GameRecord, OnlineGame, OnlineRound, ResultRecord
 from tournament import services as event_services
 from tournament.models import Board, Result
 
 MAX_RECORD_BYTES = 256 * 1024
+#: ``via`` of the record an online game writes at its end: the only record its board takes.
+ONLINE_VIA = "online"
 
 
 class RecordRejected(Exception):
     """A record that was not stored: ``line`` (None: the whole record), the reason in the
     active language, and a stable ``code`` for programs (the JSON API): the engine's message
-    code when the engine refused the record, else one of this module's own."""
+    code when the engine refused the record, else one of this module's own. ``status``: the
+    HTTP status when it is not the usual one for a bad record (409: the board takes no record
+    at all, whatever its text)."""
 
     def __init__(self, message: str, line: int | None = None, text: str = "", *,
-                 code: str) -> None:
+                 code: str, status: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.text = text
         self.code = code
+        self.status = status
 
     @classmethod
     def engine(cls, error: EngineError, text: str = "") -> RecordRejected:
@@ -57,6 +68,33 @@ class Submission:
 def _text(source: str | bytes) -> str:
     """The record as text for the error page (bytes that are not UTF-8 shown replaced)."""
     return source if isinstance(source, str) else source.decode("utf-8", errors="replace")
+
+
+def is_online_board(board: Board) -> bool:
+    """Whether ``board`` is played online: it has a game, or its round is online (every board
+    of an online round is dealt one; a bye has none)."""
+    return not board.is_bye and (
+        OnlineGame.objects.filter(board_id=board.pk).exists()
+        or OnlineRound.objects.filter(round_id=board.round_id).exists())
+
+
+def _online_refusal_text(board: Board) -> str:
+    return _("Board %(n)d is played online: its result comes from its game only (or from an "
+             "arbiter's decision with a reason), not from a record or a slip.") % {
+        "n": board.number}
+
+
+def online_result_guard(board: Board, source: str, reason: str):
+    """``tournament.services.record_result``'s guard for online boards: a slip, or an
+    arbiter's result without a reason, is refused. A record is let through: ``submit_record``
+    has already refused every record but the game's own; the pairing's own results (byes,
+    absences) are the pairing's."""
+    if not is_online_board(board):
+        return None
+    if source in (Result.Source.RECORD, Result.Source.PAIRING) \
+            or (source == Result.Source.ARBITER and reason.strip()):
+        return None
+    return event_services.ResultRefused("online_game", _online_refusal_text(board))
 
 
 def _check_size(source: str | bytes) -> None:
@@ -101,13 +139,9 @@ def _check_header(record: Record, board: Board, text: str) -> None:
         )
 
 
-def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGame]:
-    """Verify a record for a board without writing anything (raises ``RecordRejected``).
-
-    The record is parsed once; the engine replays that parsed record.
-    """
-    if board.is_bye:
-        raise RecordRejected(_("A bye has no game record."), code="bye")
+def verified_record(source: str | bytes) -> tuple[Record, VerifiedGame]:
+    """The record parsed once and replayed by the engine (raises ``RecordRejected``), for any
+    board: what a stored record must pass, whether it arrives by submission or in a backup."""
     _check_size(source)
     try:
         record = parse_record(source)  # the engine's own error type, whatever the input
@@ -116,8 +150,21 @@ def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGam
     verdict = verify(record)
     if not verdict.ok:
         raise RecordRejected.engine(verdict.error, _text(source))
-    _check_header(record, board, _text(source))
     return record, verdict.game
+
+
+def record_digest(canonical: str) -> str:
+    """What makes a re-submission of the same record a no-op: the hash of its canonical text."""
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def check_record(board: Board, source: str | bytes) -> tuple[Record, VerifiedGame]:
+    """Verify a record for a board without writing anything (raises ``RecordRejected``)."""
+    if board.is_bye:
+        raise RecordRejected(_("A bye has no game record."), code="bye")
+    record, game = verified_record(source)
+    _check_header(record, board, _text(source))
+    return record, game
 
 
 def board_for_record(event, source: str | bytes) -> Board:
@@ -154,9 +201,11 @@ def board_for_record(event, source: str | bytes) -> Board:
 def submit_record(board: Board, source: str | bytes, *, user=None, via: str = "arbiter",
                   label: str = "") -> Submission:
     """Verify and store a record for ``board`` and record its result (see module doc)."""
+    if via != ONLINE_VIA and is_online_board(board):
+        raise RecordRejected(_online_refusal_text(board), code="online_game", status=409)
     record, game = check_record(board, source)
     canonical = format_record(record)
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    digest = record_digest(canonical)
     board = Board.objects.select_for_update().get(pk=board.pk)
     stored, created = GameRecord.objects.get_or_create(
         board=board, digest=digest,

@@ -15,10 +15,16 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from games import live, throttle
-from games.engine import format_record, parse_record, verify
+from games.engine import EngineError, format_record, parse_record
 from games.engine.board import COLOURS
 from games.models import GameRecord
-from games.services import MAX_RECORD_BYTES, RecordRejected, board_for_record, submit_record
+from games.services import (
+    MAX_RECORD_BYTES,
+    RecordRejected,
+    board_for_record,
+    submit_record,
+    verified_record,
+)
 from tournament.models import Board
 from tournament.permissions import arbiter_required, visible_boards
 from tournament.tokens import TokenRefused, board_for_token
@@ -79,7 +85,7 @@ def _submission_page(request, board: Board, *, via: str, context: dict):
         **context, "board": board, "error": error, "text": text,
         "lines": [(i, line) for i, line in enumerate(lines, start=1)],
         "records": board.game_records.all(), "limit_kb": MAX_RECORD_BYTES // 1024,
-    }, status=400 if error else 200)
+    }, status=(error.status or 400) if error else 200)
 
 
 @arbiter_required
@@ -113,7 +119,7 @@ def arbiter_submit_any(request, event):
     return render(request, "games/submit_any.html", {
         "event": event, "is_arbiter": True, "error": error, "text": text,
         "lines": list(enumerate(text.splitlines(), start=1)), "limit_kb": MAX_RECORD_BYTES // 1024,
-    }, status=400 if error else 200)
+    }, status=(error.status or 400) if error else 200)
 
 
 @never_cache
@@ -187,7 +193,7 @@ def api_submit(request):
     try:
         submission = submit_record(board, request.body, user=user, via=via)
     except RecordRejected as exc:
-        return _api_error(422, exc.code, exc.message, exc.line)
+        return _api_error(exc.status or 422, exc.code, exc.message, exc.line)
     result = submission.result
     return JsonResponse({
         "ok": True, "created": submission.created, "conflict": submission.conflict,
@@ -256,11 +262,13 @@ def _visible_record(request, record_id: int) -> GameRecord:
 
 
 def viewer_steps(text: str) -> list[dict]:
-    """Per action of a stored record: what it was, both seats' six tracks after it, clock."""
-    parsed = parse_record(text)
-    history = verify(parsed).game.history
+    """Per action of a stored record: what it was, both seats' six tracks after it, clock.
+
+    Replayed, not trusted: a stored text that no longer verifies (a database edited by hand,
+    a record from before a rules fix) raises ``RecordRejected`` for the page to say so."""
+    parsed, game = verified_record(text)
     steps = []
-    for action, levels in zip(parsed.actions, history, strict=True):
+    for action, levels in zip(parsed.actions, game.history, strict=True):
         steps.append({
             "seat": action.seat, "kind": action.kind, "text": str(action),
             "placement": str(action.placement) if action.placement else None,
@@ -274,17 +282,28 @@ def viewer_steps(text: str) -> list[dict]:
 def game_viewer(request, record_id):
     record = _visible_record(request, record_id)
     event = record.board.round.event
+    try:
+        steps, unreadable = viewer_steps(record.text), None
+    except RecordRejected as exc:
+        steps, unreadable = [], str(exc)
     return render(request, "games/viewer.html", {
         "event": event, "is_arbiter": event.is_arbiter(request.user), "record": record,
-        "board": record.board, "steps": viewer_steps(record.text), "summary": record.summary,
+        "board": record.board, "steps": steps, "summary": record.summary,
+        "unreadable": unreadable,
     })
 
 
 def game_download(request, record_id, fmt):
+    """The stored text as it is (``.txt``), or converted to JSON, which needs it to parse."""
     record = _visible_record(request, record_id)
-    parsed = parse_record(record.text)
     name = f"{record.board.round.event.slug}-r{record.board.round.number}-b{record.board.number}"
     if fmt == "json":
+        try:
+            parsed = parse_record(record.text)
+        except EngineError as exc:  # what the viewer says too; the text download still works
+            return HttpResponse(_("The stored record cannot be read: %(reason)s")
+                                % {"reason": RecordRejected.engine(exc)}, status=409,
+                                content_type="text/plain; charset=utf-8")
         response = HttpResponse(format_record(parsed, form="json"),
                                 content_type="application/json; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}.json"'

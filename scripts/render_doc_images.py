@@ -75,7 +75,7 @@ def render(event, out: Path, resolution: int) -> list[Path]:
         number = documents.resolve_round(
             of_event, name,
             last_round.number if documents.DOCUMENTS[name].round_required else None)
-        return documents.render(of_event, name, number, base_url=settings.PUBLIC_BASE_URL)
+        return documents.render(of_event, name, number, base_url=settings.PUBLIC_BASE_URL or "http://192.168.1.10:8000")
 
     written = [first_page_png(pdf(event, name), out / image, resolution)
                for name, image in IMAGES.items()]

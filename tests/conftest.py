@@ -23,12 +23,18 @@ def browser_missing_reason() -> str | None:
     return None
 
 
+def pytest_configure(config):
+    """CI's refusal to run without a browser, said once before anything starts (here rather
+    than at collection, which pytest-xdist does in its workers, where an error is a crash)."""
+    reason = browser_missing_reason()
+    if reason is not None and os.environ.get("REQUIRE_BROWSER") == "1":
+        raise pytest.UsageError(f"browser tests are required (REQUIRE_BROWSER=1) but {reason}")
+
+
 def pytest_collection_modifyitems(config, items):
     reason = browser_missing_reason()
     if reason is None:
         return
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        raise pytest.UsageError(f"browser tests are required (REQUIRE_BROWSER=1) but {reason}")
     skip = pytest.mark.skip(reason=reason)
     for item in items:
         if "browser" in item.keywords:

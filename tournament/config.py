@@ -7,8 +7,12 @@ tested by calling plain functions with a dictionary instead of reloading setting
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import ipaddress
 import os
 import secrets
+import socket
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -36,6 +40,12 @@ def env_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]
     if raw is None:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def embedded(env: Mapping[str, str]) -> bool:
+    """The embedded setup: one process on SQLite, a laptop at the venue serving plain http on
+    the hall's network (no ``DATABASE_URL``)."""
+    return not env.get("DATABASE_URL", "").strip()
 
 
 def database_config(env: Mapping[str, str], data_dir: Path) -> dict[str, Any]:
@@ -139,3 +149,40 @@ def _local_key(path: Path) -> str:
     except FileExistsError:  # another process created it first: use theirs
         return path.read_text(encoding="ascii").strip()
     return key
+
+
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, an IPv6 one bracketed or not) is this machine
+    alone."""
+    host = host.strip("[]").lower()
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@functools.cache
+def hall_addresses() -> tuple[str, ...]:
+    """This machine's IPv4 addresses on its networks, the likeliest first (computed once).
+
+    The route the system would take towards a private address names the address the hall's
+    network knows: a UDP socket's ``connect`` only chooses that route and sends nothing. The
+    host name's own addresses follow. Loopback and link-local addresses are left out.
+    """
+    found: list[str] = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 9))  # no packet leaves: UDP connect routes only
+        found.append(probe.getsockname()[0])
+    with contextlib.suppress(OSError):
+        found.extend(socket.gethostbyname_ex(socket.gethostname())[2])
+    usable = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and address not in usable:
+            usable.append(address)
+    return tuple(usable)

@@ -62,6 +62,12 @@ def _login_withdrawn(d: Mapping) -> str:
         "name": d["player"], "account": d["account"]}
 
 
+def _paired_over_disputes(d: Mapping) -> str:
+    return _("Round %(n)d paired while round %(previous)d had open disputes (boards "
+             "%(boards)s).") % {"n": d["round"], "previous": d["previous"],
+                                "boards": ", ".join(str(b) for b in d["boards"])}
+
+
 _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.FORMAT_SETTLED: _format_settled,
     HistoryEntry.Action.ROUNDS_CHANGED: _rounds_changed,
@@ -70,6 +76,7 @@ _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.ABSENCE_FORFEITED: _absence_forfeited,
     HistoryEntry.Action.LOGIN_GIVEN: _login_given,
     HistoryEntry.Action.LOGIN_WITHDRAWN: _login_withdrawn,
+    HistoryEntry.Action.PAIRED_OVER_DISPUTES: _paired_over_disputes,
 }
 
 

@@ -8,9 +8,9 @@ thin names for these functions.
 
 from __future__ import annotations
 
-import unicodedata
 from fractions import Fraction
 
+from tournament import name_search
 from tournament.standings import format_points
 from tournament.standings.display import format_signed
 
@@ -38,5 +38,4 @@ def lowest_text(first_scores, second_scores) -> str:
 def name_key(name: str) -> tuple[str, str]:
     """Sort key for names, the same on pages and in PDFs: case and accents ignored, so Émile
     sorts with the Es (the name itself breaks ties, so the order is always the same)."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold(), name
+    return name_search.folded(name), name

@@ -10,6 +10,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import COLOURS
+from tournament import csv_input
 from tournament.models import Event, Player
 from tournament.names import mixed_scripts
 from tournament.validation import tiebreak_list
@@ -104,7 +105,8 @@ class PlayerForm(forms.ModelForm):
 class PlayerImportForm(forms.Form):
     csv_file = forms.FileField(
         label=_("CSV file"),
-        help_text=_("A header line with name, and optionally club, country, rating."),
+        help_text=_("A header line with name, and optionally club, country, rating; "
+                    "separated by commas, semicolons or tabs, as spreadsheets save it."),
     )
 
     def clean_csv_file(self):
@@ -112,9 +114,10 @@ class PlayerImportForm(forms.Form):
         if upload.size > 512 * 1024:
             raise forms.ValidationError(_("The file is larger than 512 KB."))
         try:
-            return upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+            return csv_input.decode(upload.read())
+        except csv_input.CsvEncodingError:
+            raise forms.ValidationError(_("The file is not text (UTF-8, UTF-16 or Windows "
+                                          "Western European).")) from None
 
 
 def _score_field(label: str) -> forms.IntegerField:

@@ -340,6 +340,7 @@ class HistoryEntry(models.Model):
         ABSENCE_FORFEITED = "absence_forfeited", _("absence became a forfeit")
         LOGIN_GIVEN = "login_given", _("player login given")
         LOGIN_WITHDRAWN = "login_withdrawn", _("player login withdrawn")
+        PAIRED_OVER_DISPUTES = "paired_over_disputes", _("round paired over open disputes")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(auto_now_add=True)

@@ -4,8 +4,9 @@ Two real players may share a name, so a look-alike is a warning for the arbiter,
 refusal; a login's user name is another matter (``mixed_scripts``): nobody needs one that mixes
 alphabets, and a mix is how one account passes for another.
 
-``skeleton`` is deliberately small, not Unicode's full confusables table (UTS #39): NFKC (so
-full-width "Ａlice" is "Alice"), case folding, and the Cyrillic and Greek letters whose small or
+``skeleton`` is deliberately small, not Unicode's full confusables table (UTS #39): the
+search's folding (``name_search.folded``: compatibility forms, so full-width "Ａlice" is
+"Alice"; case; accents, so "Zoë" is "Zoe"), then the Cyrillic and Greek letters whose small or
 capital form is drawn like a Latin letter (``_LOOK_LATIN``). It misses rarer homoglyphs
 (Armenian, Cherokee, mathematical letters NFKC does not fold); it is meant to catch the
 duplicate entered from another keyboard layout.
@@ -14,6 +15,8 @@ duplicate entered from another keyboard layout.
 from __future__ import annotations
 
 import unicodedata
+
+from tournament.name_search import folded
 
 #: Case-folded Cyrillic and Greek letters and the Latin letter they are drawn like (in the
 #: small or the capital form: Cyrillic "в" is a small "в" but a capital "В" looks like "B").
@@ -29,16 +32,15 @@ _LOOK_LATIN = str.maketrans({
 
 
 def skeleton(name: str) -> str:
-    """What ``name`` looks like: NFKC, case-folded, look-alike letters made Latin, spaces
-    collapsed. Two names with the same skeleton are easily taken for each other.
+    """What ``name`` looks like: folded as the search folds it, look-alike letters made Latin.
+    Two names with the same skeleton are easily taken for each other.
 
-    >>> skeleton("Ａlice") == skeleton("alice") == skeleton("\\u0410lice")
+    >>> skeleton("Ａlice") == skeleton("alice") == skeleton("\\u0410lice") == skeleton("Alicé")
     True
     >>> skeleton("Alice") == skeleton("Alicia")
     False
     """
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return " ".join(folded.translate(_LOOK_LATIN).split())
+    return folded(name).translate(_LOOK_LATIN)
 
 
 #: Scripts written together as one: Japanese mixes kanji with both kana.

@@ -8,7 +8,8 @@ the environment (see ``tournament/config.py`` and ``docs/deployment.md``):
 - ``DATABASE_URL`` (default: SQLite in ``DATA_DIR``), ``REDIS_URL`` (default: in-memory layer);
 - ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATA_DIR``, ``BACKUP_DIR``;
 - ``TLS_PROXY``, ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_*``, ``SECURE_COOKIES``: HTTPS behaviour,
-  on by default when ``DEBUG`` is off.
+  on by default in production (``DEBUG`` off with ``DATABASE_URL``), off in the embedded setup;
+- ``PUBLIC_BASE_URL``: where phones reach the server (QR codes), detected when unset.
 """
 
 import datetime
@@ -21,8 +22,10 @@ from tournament.config import (
     cache_config,
     channel_layers_config,
     database_config,
+    embedded,
     env_flag,
     env_list,
+    hall_addresses,
     secret_key,
 )
 
@@ -33,7 +36,11 @@ DEBUG = env_flag(ENV, "DEBUG", default=False)
 DATA_DIR = Path(ENV.get("DATA_DIR", BASE_DIR / "data"))
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 SECRET_KEY = secret_key(ENV, DEBUG, DATA_DIR)
-ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+#: The embedded setup (no DATABASE_URL) is what `make run` serves to the hall's network: plain
+#: http, this machine's own addresses accepted as hosts.
+EMBEDDED = embedded(ENV)
+ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS", [
+    "127.0.0.1", "localhost", "[::1]", *(hall_addresses() if EMBEDDED else ())])
 CSRF_TRUSTED_ORIGINS = env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 #: Automatic backups: every closed round and every AUTO_BACKUP_EVERY results write the event's
@@ -102,6 +109,15 @@ ASGI_APPLICATION = "tournament.asgi.application"
 
 DATABASES = {"default": database_config(ENV, DATA_DIR)}
 CHANNEL_LAYERS = channel_layers_config(ENV)
+# Websocket messages (docs/online-protocol.md, "Limits"): the consumers refuse a message over
+# WEBSOCKET_MESSAGE_LIMIT bytes with an error and keep the socket (a move is under 200 bytes).
+# The ASGI server cuts the connection only past WEBSOCKET_SERVER_LIMIT (with no word: the client
+# sees 1006), so that every message between the two is answered. Daphne's own default is 1 MiB;
+# `runserver` reads the two DAPHNE_ settings, and the server command lines of
+# docs/deployment.md and clocks.benchsupport give the same number.
+WEBSOCKET_MESSAGE_LIMIT = 64 * 1024
+WEBSOCKET_SERVER_LIMIT = 4 * 1024 * 1024
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WEBSOCKET_SERVER_LIMIT
 # The throttles of the board API and the live scoresheet count here: Redis with REDIS_URL, so
 # every worker counts against one limit.
 CACHES = cache_config(ENV)
@@ -199,7 +215,9 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# HTTPS. Production (DEBUG off) is HTTPS-only unless the environment says otherwise:
+# HTTPS. Production (DEBUG off, DATABASE_URL set) is HTTPS-only unless the environment says
+# otherwise; the embedded setup serves the hall's network in plain http (a laptop has no
+# certificate a phone would trust), so there these defaults are off:
 # redirect to https, HSTS for a year, cookies only over https (`check --deploy` is clean).
 # Behind a TLS-terminating proxy set TLS_PROXY=1: the proxy's X-Forwarded-Proto then tells
 # Django the request was https (request.is_secure(), https links in the QR codes, no redirect
@@ -207,11 +225,12 @@ CONTENT_SECURITY_POLICY = {
 # (The client's address for the login lockouts comes from daphne's --proxy-headers.)
 if env_flag(ENV, "TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_flag(ENV, "SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_HSTS_SECONDS = int(ENV.get("SECURE_HSTS_SECONDS") or (0 if DEBUG else 31_536_000))
+HTTPS_ONLY = not DEBUG and not EMBEDDED
+SECURE_SSL_REDIRECT = env_flag(ENV, "SECURE_SSL_REDIRECT", default=HTTPS_ONLY)
+SECURE_HSTS_SECONDS = int(ENV.get("SECURE_HSTS_SECONDS") or (31_536_000 if HTTPS_ONLY else 0))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag(ENV, "SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env_flag(ENV, "SECURE_HSTS_PRELOAD", default=True)
-SESSION_COOKIE_SECURE = env_flag(ENV, "SECURE_COOKIES", default=not DEBUG)
+SESSION_COOKIE_SECURE = env_flag(ENV, "SECURE_COOKIES", default=HTTPS_ONLY)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 LOGGING = {
@@ -223,9 +242,12 @@ LOGGING = {
     "loggers": {"axes": {"level": "WARNING"}},
 }
 
-# Where players reach this server: used in QR codes on printed scoresheets when no request is
-# at hand (the export_pdf command). Behind a proxy set it to the public address.
-PUBLIC_BASE_URL = ENV.get("PUBLIC_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Where players' phones reach this server, for QR codes and printed links
+# (tournament/site_address.py). Unset: the address a page was asked at, a loopback one replaced
+# by this machine's address on the hall's network. Behind a proxy set it to the public address.
+PUBLIC_BASE_URL = ENV.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
+#: The port ``make run`` serves on, for links made without a request (``export_pdf``).
+SERVE_PORT = int(ENV.get("PORT", "8000")) if ENV.get("PORT", "8000").isdigit() else 8000
 
 # The flag timer announces flags nobody pressed for. On in the embedded setup (it runs inside the
 # server process); `off` in scale-out workers, where `manage.py run_flag_timer` owns it.

@@ -31,3 +31,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("backups.urls")),
 ]
+
+# Friendly error pages (DEBUG off, as `make run` serves): tournament/views_errors.py.
+handler404 = "tournament.views_errors.not_found"

@@ -208,7 +208,8 @@ def round_pair(request, event):
             round_ = services.start_manual_round(event, reason=request.POST.get("reason", ""),
                                                  user=request.user)
         else:
-            round_ = services.pair_next_round(event, user=request.user)
+            round_ = services.pair_next_round(
+                event, user=request.user, over_disputes=request.POST.get("over_disputes", ""))
     except services.ServiceError as exc:
         _fail(request, exc)
         return redirect("arbiter_dashboard", event.slug)
@@ -287,12 +288,18 @@ def round_action(request, event, number, action):
     return redirect("arbiter_round", event.slug, number)
 
 
+def _refused_status(error: services.ServiceError) -> int:
+    """409 for a board that takes no result this way (an online game's), else the form's 200."""
+    return 409 if isinstance(error, services.ResultRefused) else 200
+
+
 @arbiter_required
 def result_entry(request, event, number):
     """Keyboard-fast slip entry: board number, twelve scores, Enter."""
     round_ = get_object_or_404(Round, event=event, number=number)
     form = SlipForm(request.POST or None)
     board = None
+    status = 200
     if request.method == "POST":
         board_id = request.POST.get("board_id", "")
         if not board_id.isascii() or not board_id.isdigit():
@@ -301,17 +308,22 @@ def result_entry(request, event, number):
         board = get_object_or_404(Board, round=round_, pk=int(board_id))
         if form.is_valid():
             try:
-                recorded = services.record_result(
-                    board, Result.Kind.PLAYED, user=request.user,
-                    first_scores=form.scores("first"), second_scores=form.scores("second"),
+                recorded = services.enter_slip(
+                    board, user=request.user, first_scores=form.scores("first"),
+                    second_scores=form.scores("second"),
+                    expected_version=form.cleaned_data["expected_version"],
                 )
             except services.ServiceError as exc:
                 form.add_error(None, str(exc))
+                status = _refused_status(exc)
             else:
                 if recorded.conflict:
                     messages.warning(request, _("Board %(b)d: this differs from the result "
                                                 "already entered; kept as a conflict.")
                                      % {"b": board.number})
+                elif recorded.created and recorded.result.version > 1:
+                    messages.success(request, _("Board %(b)d corrected (version %(v)d).")
+                                     % {"b": board.number, "v": recorded.result.version})
                 elif recorded.created:
                     messages.success(request, _("Board %(b)d saved.") % {"b": board.number})
                 else:
@@ -326,15 +338,19 @@ def result_entry(request, event, number):
         board = next((b for b, _r in boards if str(b.pk) == chosen), None) or next(
             (b for b, r in boards if r is None and not b.is_bye), None
         )
+    stored = next((r for b, r in boards if board is not None and b.pk == board.pk), None)
+    shown = ({"first": stored.first_scores, "second": stored.second_scores}
+             if stored is not None and stored.first_scores else {})
     slip_rows = [
         (seat, getattr(board, seat),
-         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}")) for c in COLOURS])
+         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}", shown.get(seat, {}).get(c)))
+          for c in COLOURS])
         for seat in ("first", "second")
     ] if board else []
     return render(request, "tournament/arbiter/result_entry.html", _ctx(
         event, round=round_, boards=boards, board=board, form=form, colours=COLOURS,
-        slip_rows=slip_rows,
-    ))
+        slip_rows=slip_rows, stored=stored,
+    ), status=status)
 
 
 @arbiter_required
@@ -345,6 +361,7 @@ def board_result(request, event, board_id):
     accepted = services.current_result(board)
     form = OtherResultForm(request.POST or None, initial={
         "expected_version": accepted.version if accepted else None})
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -359,6 +376,7 @@ def board_result(request, event, board_id):
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
+            status = _refused_status(exc)
         else:
             messages.success(request, _("Result saved (version %(v)d).")
                              % {"v": recorded.result.version})
@@ -368,7 +386,7 @@ def board_result(request, event, board_id):
     return render(request, "tournament/arbiter/board_result.html", _ctx(
         event, board=board, form=form, accepted=accepted,
         history=[(r, origins.get(r.pk)) for r in history],
-    ))
+    ), status=status)
 
 
 @arbiter_required

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from tournament import site_address
 from tournament.forms import LoginForm, SignupForm
 from tournament.models import Event, Player
 from tournament.permissions import arbiter_required
@@ -32,7 +33,7 @@ PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
 def _slips(request, event: Event, invited: list[tuple[Player, logins.Invited]]):
     slips = []
     for player, item in sorted(invited, key=lambda pair: pair[0].name.casefold()):
-        url = request.build_absolute_uri(reverse("login_invitation", args=[item.secret]))
+        url = site_address.absolute_url(request, reverse("login_invitation", args=[item.secret]))
         slips.append({"player": player, "url": url, "qr": qr_svg(url),
                       "until": item.invitation.expires_at})
     return render(request, "tournament/arbiter/invitations.html", {

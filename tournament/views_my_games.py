@@ -37,7 +37,8 @@ class Seat:
     round: Round | None
     board: Board | None
     board_page: bool
-    """Whether the board's own page (the scoresheet's QR code) opens now."""
+    """Whether the board's own page (the scoresheet's QR code) opens now and is shown (not for
+    an online game, whose seat link is the way to play)."""
     personal: links.Link | None = None
     """The player's own seat's link of an online game (``links.personal_links``)."""
 
@@ -79,7 +80,10 @@ def my_games(request):
                 .order_by("-player__event__start_date", "-player__event__created_at"))
     seats = [_seat(login.player, now) for login in held if login.withdrawn_at is None]
     personal = links.personal_links.links(seat.game for seat in seats if seat.game)
-    seats = [replace(seat, personal=personal.get(seat.game)) for seat in seats]
+    # An online game's board shows its seat link only: the board page (the scoresheet's shared
+    # token) is no way to play it, and its record form takes no result for it.
+    seats = [replace(seat, personal=personal[seat.game], board_page=False)
+             if seat.game in personal else seat for seat in seats]
     return render(request, "tournament/my_games.html", {
         "seats": seats, "withdrawn": [login for login in held if login.withdrawn_at is not None],
     })

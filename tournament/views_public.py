@@ -13,7 +13,7 @@ from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from tournament import links, permissions, services, standings_bridge, tiebreak_texts
+from tournament import links, name_search, permissions, services, standings_bridge, tiebreak_texts
 from tournament.formatting import lowest_text, name_key, vp
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.tables import (
@@ -87,8 +87,10 @@ def event_home(request, slug):
     query = "".join(c for c in request.GET.get("q", "") if c.isprintable()).strip()[:100]
     found = []
     current = rounds[-1] if rounds else None
-    if query and current is not None:
-        players = event.players.filter(name__icontains=query)[:10]
+    players = (name_search.matching(
+        query, sorted(event.players.all(), key=lambda p: name_key(p.name)), lambda p: p.name)
+               if query else [])
+    if players and current is not None:
         boards = {
             p: b for b in current.boards.select_related("first", "second")
             for p in (b.first_id, b.second_id)
@@ -96,8 +98,8 @@ def event_home(request, slug):
         for p in players:
             board = boards.get(p.pk)
             found.append((p, board))
-    elif query:
-        found = [(p, None) for p in event.players.filter(name__icontains=query)[:10]]
+    else:
+        found = [(p, None) for p in players]
     return render(request, "tournament/event_home.html", _ctx(
         request, event, rounds=rounds, current=current, query=query, found=found,
         players=event.players.count(), format=services.event_format(event),

@@ -7,12 +7,22 @@ cookies. Channels' ``AllowedHostsOriginValidator`` compares host names only; thi
 compares ``scheme://host:port`` of the ``Origin`` header with the handshake's own (its
 ``Host`` header, which must be in ``ALLOWED_HOSTS``, and its scheme, taken from the
 ``SECURE_PROXY_SSL_HEADER`` behind a TLS proxy) or with an entry of ``CSRF_TRUSTED_ORIGINS``
-(``https://*.example.org`` matches sub-domains, as for forms). Anything else is refused,
-a missing ``Origin`` too.
+(``https://*.example.org`` matches sub-domains, as for forms). Served locally, the loopback
+names are one machine: a page of ``http://localhost:8000`` may open a socket on
+``127.0.0.1:8000`` and the other way round (same scheme and port; both must be loopback, so
+no outside page can use it). Anything else is refused, a missing ``Origin`` too.
+
+A refused handshake is denied with HTTP 403 before any consumer runs, not accepted and then
+closed: a page of another site gets no open socket and no message at all, which is what
+Channels' own origin validator does too. Every client of this site's pages sends the right
+``Origin`` (browsers always do); a program sees the 403 as its library's handshake error. The
+accept-then-4403 refusal with a message is for what only a consumer can judge (a withdrawn
+link, an unpublished round), docs/online-protocol.md "Sockets".
 """
 
 from __future__ import annotations
 
+import ipaddress
 from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
@@ -75,13 +85,29 @@ def _trusted(origin: Origin) -> bool:
     return False
 
 
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _same_machine(origin: Origin, own: Origin) -> bool:
+    """Both loopback names of one scheme and port: the same server, served locally."""
+    return origin[0] == own[0] and origin[2] == own[2] and _loopback(origin[1]) \
+        and _loopback(own[1])
+
+
 def origin_allowed(scope) -> bool:
     """Whether a websocket handshake comes from a page of this site (see the module)."""
     own = own_origin(scope)
     if own is None:
         return False
     origin = parse_origin(_headers(scope).get("origin", ""))
-    return origin is not None and (origin == own or _trusted(origin))
+    return origin is not None and (origin == own or _same_machine(origin, own)
+                                   or _trusted(origin))
 
 
 class SameOriginValidator:

@@ -75,6 +75,8 @@ REFUSALS: dict[str, str] = {
     "over": "the game is over",
     "stale": "stale move: it was sent after move {sent}, but the game is at move {now}; "
              "nothing changed, look at the board again",
+    "ahead": "this move answers move {sent}, but the game is at move {now}: the client is "
+             "ahead of the game; nothing changed, reload the game",
     "choose_first": "seat {seat} must first choose: swap or refill",
     "flagged": "seat {seat} has flagged and takes no further turns",
     "no_open_turn": "{kind} not allowed now: seat {seat} has no open turn to close (the rack "
@@ -209,7 +211,8 @@ class Table:
         if number is not None and number != len(self.moves):
             if self.game.has_stopped(seat):  # the seat's own flag made it stale: say so
                 raise _refused("flagged", seat=seat)
-            raise _refused("stale", sent=number, now=len(self.moves))
+            code = "ahead" if number > len(self.moves) else "stale"
+            raise _refused(code, sent=number, now=len(self.moves))
         try:
             if kind == "place":
                 step = self._place(seat, Placement.parse(move["placement"]))
@@ -298,7 +301,8 @@ class Table:
     def view(self, seat: str | None = None) -> dict[str, Any]:
         """The game as ``seat`` may see it (None: a spectator): the board, scores, whose turn,
         rack sizes, and only that seat's own rack. The bag's order and the other rack never
-        appear; the seed and the full record (with draws) only once the game is over."""
+        appear, nor whether the other seat may swap (its ``awaiting`` reads "place" while it
+        chooses); the seed and the full record (with draws) only once the game is over."""
         public = self._public_view()
         return public if seat is None else self._seated(public, seat)
 
@@ -309,7 +313,10 @@ class Table:
         return {None: public, **{seat: self._seated(public, seat) for seat in SEATS}}
 
     def _seated(self, public: dict[str, Any], seat: str) -> dict[str, Any]:
-        return {**public, "seat": seat, "rack": self.rack(seat)}
+        seated = {**public, "seat": seat, "rack": self.rack(seat)}
+        if self.choice == seat:
+            seated["awaiting"] = "choice"  # only the chooser learns that it may swap
+        return seated
 
     def _public_view(self) -> dict[str, Any]:
         game = self.game
@@ -332,7 +339,10 @@ class Table:
             "scores": game.scores,
             "lowest": {s: game.lowest_colours(s) for s in SEATS},
             "to_act": self.to_act,
-            "awaiting": None if self.over else ("choice" if self.choice else "place"),
+            # A swap is offered only to a rack without the seat's lowest colours: that the seat
+            # is choosing would tell the others so, where a refill tells them nothing. They see
+            # only that it is still to act; its own view says "choice" (``_seated``).
+            "awaiting": None if self.over else "place",
             "bonus": game.in_bonus_play,
             "stopped": {s: game.has_stopped(s) for s in SEATS},
             "bag": len(self.deal),

@@ -20,7 +20,6 @@
     your_choice: gettext("Swap your rack or refill it"),
     waiting: gettext("%(name)s to move"),
     waiting_bonus: gettext("%(name)s makes a bonus play"),
-    waiting_choice: gettext("%(name)s decides whether to swap"),
     not_started: gettext("Waiting for the arbiter to start the clocks"),
     paused: gettext("Paused by the arbiter"),
     flagged: gettext("%(name)s's time is up and plays no more"),
@@ -146,7 +145,8 @@
     if (seat && other === seat) {
       return prefix + (view.awaiting === "choice" ? S.your_choice : view.bonus ? S.your_bonus : S.your_move);
     }
-    var text = view.awaiting === "choice" ? S.waiting_choice : view.bonus ? S.waiting_bonus : S.waiting;
+    // another seat's choice to swap is never shown here (the server says "place"): see the protocol
+    var text = view.bonus ? S.waiting_bonus : S.waiting;
     return prefix + fmt(text, { name: name(other) });
   }
 

@@ -6,9 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.dealt import Deal, commitment, parse_seed
+from games.dealt import Deal, Table, commitment, parse_seed
 from games.dealt.deal import Stream, shuffled
+from games.engine import format_record
 from games.engine.tiles import get_tile_set
+from tests.protocol_example import worked_example
 
 SEED = bytes(range(32))
 
@@ -100,3 +102,33 @@ def test_below_is_not_biased_for_a_small_range():
 def test_a_shuffle_is_a_permutation_of_the_set(seed):
     tiles = get_tile_set("standard").tiles()
     assert sorted(map(str, shuffled(tiles, Stream(seed)))) == sorted(map(str, tiles))
+
+
+def test_the_protocols_worked_example_is_the_cores_own_deal():
+    """docs/online-protocol.md's worked example, replayed by the server's core: the same
+    commitment and record lines, and the views its bullets describe (re-checked from the
+    document's words alone in tests/security/test_protocol_worked_example.py)."""
+    example = worked_example()
+    seed = parse_seed(example.seed)
+    moves = []
+    for line in example.lines:
+        seat, action = line.split()[:2]
+        if action == "swap":
+            moves.append({"seat": seat, "move": "swap"})
+        elif "-" in action:
+            moves.append({"seat": seat, "move": "place", "placement": action})
+    swap = next(i for i, m in enumerate(moves) if m["move"] == "swap")
+    table = Table.restore(seed, moves[:swap])
+    assert table.commitment == example.commitment
+    assert [str(t) for t in table.deal.order[:24]] == example.bag_start
+    chooser, others = table.view("A"), [table.view("B"), table.view()]
+    assert chooser["awaiting"] == "choice" and chooser["lowest"]["A"] == "GB"
+    assert all(v["awaiting"] == "place" and v["to_act"] == "A" for v in others)
+    assert chooser["bag"] == 102 and chooser["number"] == swap == 7
+    table.play(moves[swap])
+    assert table.view()["bag"] == 101
+    for move in moves[swap + 1:]:
+        table.play(move)
+    assert table.view()["number"] == 9
+    record = format_record(table.record()).split("\n\n", 1)[1].strip().splitlines()
+    assert [line.split(". ", 1)[1] for line in record] == example.lines

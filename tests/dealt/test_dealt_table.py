@@ -53,7 +53,7 @@ def test_illegal_moves_are_refused_with_the_engines_reason_and_change_nothing():
     _refused(table, {"seat": "A", "move": "pass"}, "unknown move 'pass'")
     _refused(table, ["A", "place"], "a move must be an object")
     _refused(table, {"seat": "A", "move": "place", "placement": "e1R-f2R", "number": 3},
-             "stale move: it was sent after move 3, but the game is at move 0")
+             "this move answers move 3, but the game is at move 0: the client is ahead")
 
 
 def test_a_placement_ends_the_turn_and_refills_from_the_front_of_the_bag():
@@ -222,3 +222,42 @@ def test_a_seats_view_never_shows_the_other_rack_or_the_bag(seed, game_seed, mov
             assert _without_secrets_of(table, "A").view() == view
             assert _without_secrets_of(table, "B").view() == view
         json.dumps(view)
+
+
+def _rack_that_could_not_swap(table, seat):
+    """A copy where ``seat``'s rack (same size) holds a tile of one of its lowest colours, the
+    other tiles coming from the rest of its rack and the bag: a rack that allows no swap."""
+    twin = copy.deepcopy(table)
+    low = twin.game.lowest_colours(seat)
+    pool = twin.racks[seat] + twin.deal._bag
+    index = next((i for i, t in enumerate(pool) if t.first in low or t.second in low), None)
+    if index is None:
+        return None
+    pool.insert(0, pool.pop(index))
+    n = len(twin.racks[seat])
+    twin.racks[seat], twin.deal._bag = pool[:n], pool[n:]
+    return twin
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.integers(0, 2**32))
+def test_a_seats_view_never_shows_that_the_other_seat_may_swap(seed, game_seed):
+    """The swap is offered only to a rack without the seat's lowest colours, so "choosing"
+    would tell the opponent something about that rack. While a seat chooses, the opponent and
+    the spectators see only that it is still to act: their views are the same as if its rack
+    held a lowest colour, and as whatever the chooser's rack and the bag hold."""
+    rng = random.Random(game_seed)
+    table = Table(seed)
+    while not table.over:
+        seat = table.choice
+        if seat is not None:
+            other = "B" if seat == "A" else "A"
+            assert table.view(seat)["awaiting"] == "choice"
+            for observer in (other, None):
+                view = table.view(observer)
+                assert view["awaiting"] == "place" and view["to_act"] == seat
+                twin = _rack_that_could_not_swap(table, seat)
+                if twin is not None:
+                    assert twin.view(observer) == view
+                assert _without_secrets_of(table, other).view(observer) == view
+        table.play(greedy_move(table, rng, swap_rate=0.3))

@@ -146,7 +146,8 @@ async def test_bad_messages_get_precise_errors_and_change_nothing(game):
     assert refused["view"]["number"] == 0 and refused["view"]["rack"] != view["rack"]
     await a.send_json_to({"type": "move", "move": "place", "placement": "f6R-f7R",
                           "number": 4})
-    assert (await receive(a, "refused"))["message"].startswith("stale move")
+    assert (await receive(a, "refused"))["message"].startswith(
+        "this move answers move 4, but the game is at move 0")
     await a.send_json_to({"type": "move", "move": "flag"})
     assert "the clock says when a flag falls" in (await receive(a, "error"))["message"]
     assert await a.receive_nothing(timeout=0.2) and await b.receive_nothing(timeout=0.2)
@@ -168,8 +169,13 @@ async def test_refusals_come_in_the_language_of_the_page_that_opened_the_socket(
     await b.send_json_to({"type": "move", "move": "place", "placement": "e1R-f2R"})
     refused = await receive(b, "refused")
     assert refused["message"] == "не тот игрок: B не может выложить фишку; ходит игрок A"
+    view = await database_sync_to_async(online.view)(game, "A")
+    played = await database_sync_to_async(online.play)(game, "A",
+                                                       choose_move(view, random.Random(2)))
+    assert played.error is None
+    await _state(a, [], 1)  # the move reached A's socket
     await a.send_json_to({"type": "move", "move": "place", "placement": "f6R-f7R",
-                          "number": 4})
+                          "number": 0})
     stale = (await receive(a, "refused"))["message"]
     assert not stale.startswith("stale move") and any("가" <= c <= "힣" for c in stale)
     await a.send_json_to({"type": "dance"})

@@ -13,7 +13,7 @@ from django.urls import reverse
 from clocks import services as clock_services
 from clocks.benchsupport import create_clock_event
 from games import online
-from games.models import OnlineGame
+from games.models import LiveGame, OnlineGame
 from tournament.models import Round
 
 
@@ -118,6 +118,7 @@ def test_the_board_page_of_an_online_board_shows_no_scoresheet_and_refuses_entri
                            content_type="application/json")
     assert "This board is played online: the server keeps the game." in \
         response.content.decode()
+    assert response.status_code == 409 and not LiveGame.objects.filter(board=game.board).exists()
 
 
 def test_boards_paired_again_get_their_games_dealt_from_the_page(arbiter_client, round_):

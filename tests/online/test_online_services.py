@@ -103,8 +103,9 @@ def test_bad_moves_are_refused_precisely_and_change_nothing(game, clock_time):
         online.play(game, "A", {"move": "flag"})
     out_of_turn = online.play(game, "B", {**move, "seat": "B"})
     assert out_of_turn.error == "wrong seat to act: B cannot place a tile; seat A is to act"
-    stale = online.play(game, "A", {**move, "number": 5})
-    assert stale.error.startswith("stale move: it was sent after move 5")
+    ahead = online.play(game, "A", {**move, "number": 5})  # issue #21: say what happened
+    assert ahead.error == ("this move answers move 5, but the game is at move 0: the client is "
+                           "ahead of the game; nothing changed, reload the game")
     assert OnlineGame.objects.get(pk=game.pk).moves == []
     assert clock_services.snapshot(game.board)["press_number"] == 0
     assert online.play(game, "A", move).error is None

@@ -14,6 +14,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 import traceback
 from collections import Counter, defaultdict
 from decimal import Decimal
@@ -315,3 +316,10 @@ def results_of(story: EventStory, name: str, number: int) -> list[Result]:
 
 def vp_of(result: Result, name: str) -> Decimal:
     return result.first_vp if result.board.first.name == name else result.second_vp
+
+
+def history(story: EventStory) -> list[str]:
+    """The event's history as the arbiter reads it on the settings page, one text an entry."""
+    page = story.arbiter.get(reverse("arbiter_settings", args=[story.slug])).content.decode()
+    block = page.split('<ul class="history">', 1)[1].split("</ul>", 1)[0]
+    return [re.sub(r"<[^>]+>", "", item).strip() for item in block.split("<li>")[1:]]

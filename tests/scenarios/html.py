@@ -88,6 +88,7 @@ class PageParser(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
+        self.html = ""
         self.forms: list[Form] = []
         self.rows: list[Row] = []
         self.messages: list[tuple[str, str]] = []
@@ -207,6 +208,7 @@ class PageParser(HTMLParser):
 
 def parse(html: str) -> PageParser:
     parser = PageParser()
+    parser.html = html
     parser.feed(html)
     parser.close()
     return parser

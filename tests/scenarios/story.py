@@ -118,8 +118,11 @@ class Visitor:
         return parse(response.content.decode())
 
     def find_form(self, page: PageParser, url: str, *, action: str | None = None,
-                  having: str | None = None, without: str | None = None) -> Form:
-        """The first form posting to ``action``, with a field ``having``, without ``without``."""
+                  having: str | None = None, without: str | tuple[str, ...] | None = None
+                  ) -> Form:
+        """The first form posting to ``action``, with a field ``having``, without any field
+        named in ``without``."""
+        unwanted = (without,) if isinstance(without, str) else without or ()
         path = url.split("?")[0]
         for form in page.forms:
             target = form.action.split("?")[0] or path
@@ -127,13 +130,13 @@ class Visitor:
                 continue
             if having is not None and having not in form.names():
                 continue
-            if without is not None and without in form.names():
+            if any(name in form.names() for name in unwanted):
                 continue
             return form
         raise LookupError(f"no form (action={action}, having={having}) on {url}")
 
     def submit(self, url: str, overrides: dict | None = None, *, action: str | None = None,
-               having: str | None = None, without: str | None = None,
+               having: str | None = None, without: str | tuple[str, ...] | None = None,
                button: tuple[str, str] | None = None, follow: bool = True) -> PageParser | None:
         """Open ``url``, fill the chosen form like a browser, post it, follow the redirect.
 
@@ -242,10 +245,14 @@ class Arbiter(Visitor):
     # -- rounds ---------------------------------------------------------------------------
 
     def next_action(self) -> str | None:
-        """What the dashboard's "next" button does: "pair", "publish", "close" or None."""
+        """What the dashboard's "next" button does: "pair", "publish", "close", "disputes" (a
+        link to the open disputes) or None."""
         pair = self.url("arbiter_round_pair")
-        for form in self.page(self.url("arbiter_dashboard")).forms:
-            if form.action == pair and "manual" not in form.names():
+        page = self.page(self.url("arbiter_dashboard"))
+        if 'href="#disputes"' in page.html:
+            return "disputes"
+        for form in page.forms:
+            if form.action == pair and not {"manual", "over_disputes"} & set(form.names()):
                 return "pair"
             for action in ("publish", "close"):
                 if form.action.endswith(f"/{action}/"):
@@ -257,9 +264,19 @@ class Arbiter(Visitor):
         """The dashboard's "Pair round N" button; the number of the round it paired."""
         try:
             self.submit(self.url("arbiter_dashboard"), action=self.url("arbiter_round_pair"),
-                        without="manual")
+                        without=("manual", "over_disputes"))
         except LookupError:
             raise Refused("the dashboard offers no pairing") from None
+        return int(self.landed.rstrip("/").rsplit("/", 1)[1])
+
+    @step
+    def pairs_next_round_over_disputes(self, reason: str) -> int:
+        """The dashboard's "Pair round N over the disputes", with the reason it asks for."""
+        try:
+            self.submit(self.url("arbiter_dashboard"), {"over_disputes": reason},
+                        action=self.url("arbiter_round_pair"), having="over_disputes")
+        except LookupError:
+            raise Refused("the dashboard offers no pairing over the disputes") from None
         return int(self.landed.rstrip("/").rsplit("/", 1)[1])
 
     def _round_action(self, number: int, action: str, overrides: dict | None = None, *,
@@ -318,6 +335,12 @@ class Arbiter(Visitor):
         url = self.url("online_round", number)
         self.submit(url, {"round": str(number)},
                     action=reverse("online_event_action", args=[self.story.slug, "mark"]))
+
+    @step
+    def starts_online_clocks(self, number: int) -> None:
+        """The round's online page: **Start the clocks** (the games may be played)."""
+        url = self.url("online_round", number)
+        self.submit(url, action=self.url("online_round_action", number, "start"))
 
     def boards(self, number: int) -> list[BoardRow]:
         """The round's boards as its arbiter page lists them."""

@@ -2,16 +2,23 @@
 
 The arbiter turns the event online from round 1's online page before publishing it: round 1
 is dealt at once. Once published, the public pairings page shows every player's personal link
-to the arbiter, beside the name, and to nobody else. Results are entered by hand (the
-games are played elsewhere in this story); round 2, paired and published, goes online by
+to the arbiter, beside the name, and to nobody else. A slip typed for an online board is
+refused (issue #21: only the game decides); the arbiter starts the clocks and each game ends
+by a resignation through the online game's service (its sockets and pages are tested in
+tests/online), its record becoming the result. Round 2, paired and published, goes online by
 itself, its online page listing its links. Every step is checked on every page and PDF.
 """
 
 import random
 import re
 
+import pytest
 from django.test import Client
 from django.urls import reverse
+
+from games import online
+from games.models import OnlineGame
+from tests.scenarios.story import Refused
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
@@ -38,7 +45,13 @@ def test_an_event_played_online_round_after_round(story):
     assert personal_links(public) == [] and "/p/" not in public
     assert "/p/" not in arbiter.get(pairings, round=str(first), _export="csv").content.decode()
 
-    arbiter.enters_round_results(first, random.Random(8))
+    with pytest.raises(Refused, match="Board 1 is played online"):
+        arbiter.enters_round_results(first, random.Random(8))
+    arbiter.starts_online_clocks(first)
+    for game in OnlineGame.objects.filter(board__round__event__slug=story.slug,
+                                          board__round__number=first):
+        assert online.play(game, "B", {"move": "resign"}).error is None
+    assert all(row.result for row in arbiter.boards(first) if not row.is_bye)
     arbiter.closes_round(first)
     second = arbiter.pairs_next_round()
     arbiter.publishes_round(second)  # goes online as it is published

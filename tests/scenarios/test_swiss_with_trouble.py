@@ -10,8 +10,11 @@ Results arrive through the arbiter's result pages and the players' record page (
 import random
 from decimal import Decimal
 
+import pytest
+
 from tests.scenarios import checks
-from tests.scenarios.story import random_scores
+from tests.scenarios.story import Refused, random_scores
+from tournament.models import Result
 
 NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo", "Iris", "Jon", "Kai",
          "Lena", "Max"]
@@ -46,8 +49,16 @@ def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_correc
     page = story.player(disputed.second).submits_record(
         token, story.game_record(r1, disputed, 2))
     assert [level for level, _text in page.messages] == ["warning"], page.messages
-    arbiter.resolves_conflict(r1, 4, accept=True, reason="the second record is the signed one")
     arbiter.enters_round_results(r1, rng)
+    # Every board has a result, but board 4's is disputed: the dashboard points at the dispute
+    # and the next round is not paired from it.
+    assert arbiter.next_action() == "disputes"
+    with pytest.raises(Refused, match="offers no pairing"):
+        arbiter.pairs_next_round()
+    stale_tab = arbiter.client.post(arbiter.url("arbiter_round_pair"), follow=True)
+    assert "Round 1 has an open dispute (board 4)" in stale_tab.content.decode()
+    arbiter.resolves_conflict(r1, 4, accept=True, reason="the second record is the signed one")
+    assert arbiter.next_action() == "pair"
 
     assert checks.vp_of(only_result(story, no_show_first, 1), no_show_first) == 0
     assert checks.vp_of(only_result(story, no_show_second, 1), no_show_second) == 0
@@ -86,9 +97,29 @@ def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_correc
     assert (corrected.first_vp, corrected.second_vp) == (Decimal(1), Decimal(0))
     assert checks.pairings_csv(story, r3) == published
     arbiter.enters_result(r3, 1, random_scores(rng), random_scores(rng))
+    # A typo seen at once: the arbiter retypes the slip, which corrects it (no dispute).
+    arbiter.enters_result(r3, 1, [18] * 6, [0] * 6)
+    retyped = only_result(story, arbiter.board(r3, 1).first, r3)
+    assert (retyped.version, retyped.first_vp, retyped.reason) == (
+        2, Decimal(1), "retyped on the slip page")
+    assert not Result.objects.filter(board=retyped.board, status="conflict").exists()
     arbiter.enters_round_results(r3, rng)
 
-    played = [r1, r2, r3, *story.plays_to_the_end(rng)]
+    # A record arrives late for a board of round 3 and disagrees with the slip; the arbiter
+    # pairs round 4 over the dispute with a reason (kept in the history), then dismisses it.
+    late = next(b for b in arbiter.boards(r3) if not b.is_bye and b.number > 1)
+    story.player(late.first).submits_record(arbiter.scoresheet_token(r3, late.first),
+                                            story.game_record(r3, late, 3))
+    assert arbiter.next_action() == "disputes"
+    r4 = arbiter.pairs_next_round_over_disputes("the players are at lunch; the slip is signed")
+    history = checks.history(story)
+    assert any("round 4 paired while round 3 had open disputes" in text.lower()
+               and "the slip is signed" in text for text in history), history
+    arbiter.resolves_conflict(r3, late.number, accept=False, reason="the signed slip stands")
+    arbiter.publishes_round(r4)
+    arbiter.enters_round_results(r4, rng)
+
+    played = [r1, r2, r3, r4, *story.plays_to_the_end(rng)]
 
     assert played == [1, 2, 3, 4, 5]
     checks.every_round_closed(story)

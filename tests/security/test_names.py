@@ -74,7 +74,7 @@ def test_the_module_examples_hold():
     assert doctest.testmod(names).failed == 0
 
 
-@pytest.mark.parametrize("twin", ["Ａda", "ADA ", "\u0410da", "\u0391da"])
+@pytest.mark.parametrize("twin", ["Ａda", "ADA ", "\u0410da", "\u0391da", "Adá"])
 def test_a_look_alike_name_is_kept_with_a_warning_for_the_arbiter(client, arbiter, event, twin):
     client.force_login(arbiter)
     response = client.post(reverse("arbiter_players", args=[event.slug]), {"name": twin},

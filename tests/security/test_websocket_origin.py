@@ -34,7 +34,13 @@ async def _opens(headers: list[tuple[str, str]], *, scheme: str = "ws", app=None
     ("localhost:8000", "http://localhost:9999", False),  # the issue: another port
     ("localhost:8000", "http://localhost", False),
     ("127.0.0.1:8000", "https://127.0.0.1:8000", False),  # another scheme
-    ("127.0.0.1:8000", "http://localhost:8000", False),  # another host
+    ("127.0.0.1:8000", "http://localhost:8000", True),  # issue #21: both loopback names
+    ("localhost:8000", "http://127.0.0.1:8000", True),
+    ("[::1]:8000", "http://localhost:8000", True),
+    ("127.0.0.1:8000", "http://localhost:9999", False),  # but not another port
+    ("127.0.0.1:8000", "https://localhost:8000", False),  # nor another scheme
+    ("127.0.0.1:8000", "http://localhost.evil.example:8000", False),
+    ("127.0.0.1:8000", "http://192.168.1.5:8000", False),  # another host
     ("evil.example", "http://evil.example", False),  # not in ALLOWED_HOSTS
     ("127.0.0.1:8000", "null", False),
     ("127.0.0.1:8000", "", False),
@@ -43,6 +49,27 @@ async def _opens(headers: list[tuple[str, str]], *, scheme: str = "ws", app=None
 async def test_the_page_origin_must_be_the_sites_own(host, origin, opens):
     headers = [("host", host)] + ([("origin", origin)] if origin else [])
     assert await _opens(headers) is opens
+
+
+@pytest.mark.asyncio
+async def test_a_loopback_origin_does_not_open_a_public_host(settings):
+    settings.ALLOWED_HOSTS = ["td.example.org"]
+    assert not await _opens([("host", "td.example.org"), ("origin", "http://localhost")])
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_foreign_origin_is_denied_at_the_handshake(board):
+    """The documented refusal (docs/online-protocol.md): the handshake is closed before it is
+    accepted, which the ASGI server answers with HTTP 403 (a real daphne:
+    tests/security/test_online_protocol_holes.py); no 4403, no message."""
+    for headers in ([(b"host", b"127.0.0.1:8000"), (b"origin", b"http://evil.example")],
+                    [(b"host", b"127.0.0.1:8000")]):
+        communicator = WebsocketCommunicator(application, f"/ws/board/{board.token}/",
+                                             headers=headers)
+        connected, code = await communicator.connect(timeout=5)
+        assert not connected and code != 4403
+    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.mark.asyncio

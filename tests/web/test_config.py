@@ -115,6 +115,16 @@ def test_commands_run_without_debug_or_a_secret_in_the_embedded_setup(tmp_path):
     assert (tmp_path / "secret-key.txt").exists()
 
 
+def test_bench_standings_runs_as_the_readme_lists_it(tmp_path):
+    """No DEBUG, no collectstatic: the pages it measures are asked for on a host the settings
+    accept, with plain static names (it stopped with a bare AssertionError before)."""
+    assert _start({"DATA_DIR": str(tmp_path)}, "--noinput", command="migrate").returncode == 0
+    proc = _start({"DATA_DIR": str(tmp_path)}, "--players", "8", "--rounds", "1", "--repeat",
+                  "1", command="bench_standings")
+    assert proc.returncode == 0, proc.stderr
+    assert "event_standings: median" in proc.stdout and "event_crosstable" in proc.stdout
+
+
 def test_a_command_on_a_database_never_migrated_says_what_to_do(tmp_path):
     proc = _start({"DATA_DIR": str(tmp_path)}, "x", "standings", "-o", str(tmp_path / "x.pdf"),
                   command="export_pdf")

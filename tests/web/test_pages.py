@@ -5,6 +5,7 @@ import random
 
 import pytest
 from django.core.management import call_command
+from django.db.models import Q
 from django.urls import reverse
 
 from games import simulation
@@ -112,6 +113,29 @@ def test_find_yourself_names_board_opponent_and_first_move(client, played_event)
     text = response.content.decode()
     assert f"board {board.number}" in text and board.second.name in text
     assert "you play first" in text
+
+
+@pytest.mark.parametrize("typed", ["bjorn", "Wojcik", "sean", "Elodie", "Zoe", "ZOË", "lund",
+                                   "rn Ny"])
+def test_find_yourself_ignores_accents_and_case_and_matches_any_part(client, event, typed):
+    for name in ("Björn Nylund", "Łukasz Wójcik", "Seán Ó Briain", "Élodie Dubois", "Zoë Ball"):
+        services.add_player(event, name=name)
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    wanted = {"bjorn": "Björn Nylund", "Wojcik": "Łukasz Wójcik", "sean": "Seán Ó Briain",
+              "Elodie": "Élodie Dubois", "Zoe": "Zoë Ball", "ZOË": "Zoë Ball",
+              "lund": "Björn Nylund", "rn Ny": "Björn Nylund"}[typed]
+    text = client.get(reverse("event_home", args=[event.slug]), {"q": typed}).content.decode()
+    board = Board.objects.get(Q(first__name=wanted) | Q(second__name=wanted), round=round_)
+    assert f"<strong><bdi>{wanted}</bdi></strong>" in text
+    assert ("bye" if board.is_bye else f"board {board.number}") in text
+
+
+def test_name_folding_spells_letters_that_do_not_decompose():
+    from tournament.name_search import folded
+
+    assert folded("  Søren  ŁÓDŹ Æsa ") == "soren lodz aesa"
+    assert folded("Straße") == folded("STRASSE")
 
 
 def test_standings_page_query_count_does_not_grow_with_the_event(client, arbiter,

@@ -302,6 +302,33 @@ def test_a_fallen_flag_on_the_clock_enters_the_log_before_the_next_entry(board, 
                    expected_version=state.version)
 
 
+def test_both_flags_end_the_live_game_and_the_players_confirm_it(client, board, monkeypatch):
+    """MSO: a flagged player stops, the other plays on alone until their own flag falls; both
+    flags end the game and the scores decide. The second flag is shown at once, an entry after
+    it is refused, and both players can confirm."""
+    from clocks import services as clock_services
+
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000)
+    clock_services.start(board, who="arbiter")
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000 + 601_000)  # A's time is up
+    state = live.enter(board, {"seat": "B", "action": "place", "placement": "j10P-k10P"},
+                       expected_version=0)
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000 + 1_202_000)  # and B's
+    shown = client.get(reverse("live_state", args=[board.token])).json()
+    assert (shown["over"], shown["version"]) == (True, state.version)
+    assert [(a["seat"], a["action"]) for a in shown["actions"]] == [
+        ("A", "flag"), ("B", "place"), ("B", "flag")]
+    refused = _post_entry(client, board, {"seat": "B", "action": "place",
+                                          "placement": "e1R-f2O"}, state.version)
+    assert refused.status_code == 409 and "after the end of the game" in refused.json()["error"]
+    assert refused.json()["over"] is True
+    live.confirm(board, "A", expected_version=state.version)
+    _state, submission = live.confirm(board, "B", expected_version=state.version)
+    assert submission is not None and submission.created
+    stored = services.current_result(board)
+    assert (stored.source, stored.first_vp, stored.second_vp) == ("record", 0, 1)
+
+
 def test_the_event_records_page_finds_the_board_from_the_tags(arbiter_client, board):
     text, _game = record_for(board, seed=5)
     url = reverse("arbiter_records", args=[board.round.event.slug])

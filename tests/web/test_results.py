@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.urls import reverse
 
 from tournament import services
 from tournament.models import Board, Result
@@ -30,6 +31,33 @@ def test_played_result_derives_vp_from_the_scores(board, arbiter):
     assert (result.first_vp, result.second_vp) == (Decimal(1), Decimal(0))
     assert result.status == "accepted" and result.version == 1
     assert result.entered_by == arbiter
+
+
+def test_the_arbiter_retyping_a_slip_corrects_it_without_a_dispute(arbiter_client, board,
+                                                                   arbiter):
+    """#23: one's own typo is corrected on the slip page (new version, who corrected it); the
+    page shows what is stored; against a game record the same slip stays a conflict."""
+    services.enter_slip(board, user=arbiter, first_scores=A, second_scores=B)
+    url = reverse("arbiter_results", args=[board.round.event.slug, board.round.number])
+    page = arbiter_client.get(url, {"board": board.pk}).content.decode()
+    assert 'name="first_R" type="number"' in page and f'value="{A["R"]}"' in page
+    assert 'name="expected_version" value="1"' in page
+    data = {"board_id": board.pk, "expected_version": 1,
+            **{f"first_{c}": v for c, v in B.items()}, **{f"second_{c}": v for c, v in A.items()}}
+    response = arbiter_client.post(url, data, follow=True)
+    assert b"corrected (version 2)" in response.content
+    rows = {r.version: r for r in Result.objects.filter(board=board)}
+    assert (rows[1].status, rows[2].status) == ("superseded", "accepted")
+    assert rows[2].entered_by == arbiter and rows[2].reason == "retyped on the slip page"
+    assert not Result.objects.filter(board=board, status="conflict").exists()
+    stale = arbiter_client.post(url, {**data, "first_R": 0}, follow=True)
+    assert b"changed by someone else" in stale.content
+
+
+def test_a_slip_against_the_boards_own_record_is_a_dispute(board, arbiter):
+    services.record_result(board, "played", source="record", first_scores=A, second_scores=B)
+    recorded = services.enter_slip(board, user=arbiter, first_scores=B, second_scores=A)
+    assert recorded.conflict and recorded.result.status == "conflict"
 
 
 def test_equal_levels_in_any_colour_order_is_the_only_draw(board):

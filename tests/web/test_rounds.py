@@ -31,6 +31,28 @@ def test_round_k_plus_one_cannot_be_paired_while_round_k_has_missing_results(eve
     assert round2.number == 2 and round1.status == "closed"
 
 
+def test_an_open_dispute_holds_the_next_pairing_until_resolved_or_overridden(event, arbiter):
+    round1 = services.pair_next_round(event)
+    services.publish_round(round1)
+    finish(round1)
+    disputed = round1.boards.exclude(second=None).order_by("number").last()
+    services.record_result(disputed, "played", first_scores=SCORES[1], second_scores=SCORES[0])
+    assert services.next_action(event)[0] == "conflicts"
+    with pytest.raises(services.ServiceError, match=rf"open dispute \(board {disputed.number}\)"):
+        services.pair_next_round(event)
+    with pytest.raises(services.ServiceError, match="open disputes"):
+        services.close_round(round1)
+    with pytest.raises(services.ServiceError, match="open dispute"):
+        services.pair_next_round(event, over_disputes="   ")
+    round2 = services.pair_next_round(event, over_disputes="players at lunch", user=arbiter)
+    round1.refresh_from_db()
+    assert round2.number == 2 and round1.status == "closed"
+    entry = event.history.get(action="paired_over_disputes")
+    assert (entry.reason, entry.details) == ("players at lunch", {
+        "round": 2, "previous": 1, "boards": [disputed.number]})
+    assert "while round 1 had open disputes" in entry.summary
+
+
 def test_swiss_round_one_pairs_every_player_once(event):
     round_ = services.pair_next_round(event)
     seen = [p for b in round_.boards.all() for p in (b.first_id, b.second_id)]

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
-from tournament import standings_bridge
+from tournament import site_address, standings_bridge
 from tournament.models import Event
 from tournament.permissions import arbiter_required, visible_rounds
 from tournament.printing import documents
@@ -59,7 +59,7 @@ def print_document(request, slug: str, document: str):
             number=number).exists():
         raise Http404(_("The pairings of round %(n)d are not published.") % {"n": number})
     pdf = documents.render(event, spec.name, number, paper=paper,
-                           base_url=request.build_absolute_uri("/"))
+                           base_url=site_address.base_url(request))
     response = HttpResponse(pdf, content_type="application/pdf")
     if spec.arbiter_only:  # scoresheets and slips: every board's QR code holds its token
         add_never_cache_headers(response)
@@ -82,4 +82,6 @@ def print_menu(request, event: Event):
         "complete": standings_bridge.complete_rounds(event),
         "paper": paper,
         "papers": [("a4", "A4"), ("letter", _("US Letter"))],
+        "qr_base": site_address.base_url(request),
+        "unreachable": site_address.unreachable_warning(request),
     })

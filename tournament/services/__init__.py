@@ -10,6 +10,7 @@ from tournament.services.errors import (
     InvalidResult,
     NeedsConfirmation,
     Recorded,
+    ResultRefused,
     ServiceError,
     StaleResult,
 )
@@ -26,7 +27,13 @@ from tournament.services.events import (
     withdraw_player,
 )
 from tournament.services.format import event_format, order_text
-from tournament.services.results import current_result, record_result, resolve_conflict
+from tournament.services.results import (
+    current_result,
+    enter_slip,
+    record_result,
+    register_result_guard,
+    resolve_conflict,
+)
 from tournament.services.rounds import (
     boards_with_results,
     close_round,
@@ -35,6 +42,7 @@ from tournament.services.rounds import (
     next_action,
     next_board_without_result,
     next_round_number,
+    open_conflicts,
     pair_next_round,
     pairing_warnings,
     publish_round,
@@ -47,6 +55,7 @@ __all__ = [
     "InvalidResult",
     "NeedsConfirmation",
     "Recorded",
+    "ResultRefused",
     "ServiceError",
     "StaleResult",
     "add_player",
@@ -56,18 +65,21 @@ __all__ = [
     "create_event",
     "current_result",
     "edit_pairing",
+    "enter_slip",
     "event_format",
     "import_players",
     "missing_results",
     "next_action",
     "next_board_without_result",
     "next_round_number",
+    "open_conflicts",
     "order_text",
     "pair_next_round",
     "pairing_warnings",
     "parse_players_csv",
     "publish_round",
     "record_result",
+    "register_result_guard",
     "repair_round",
     "resolve_conflict",
     "schedule_round",

@@ -24,6 +24,17 @@ class InvalidResult(ServiceError):
         self.message = message
 
 
+class ResultRefused(ServiceError):
+    """A board that takes no result of this kind: another app decides its result (an online
+    game's board: only its game, or an arbiter's decision with a reason). ``code`` is stable,
+    for programs; nothing was written."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 class StaleResult(ServiceError):
     """The result changed since the form was shown; nothing was written."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -9,8 +11,27 @@ from django.utils.translation import gettext as _
 from tournament import signals
 from tournament.models import Board, Result
 from tournament.outcome import Outcome, ResultError, derive_outcome
-from tournament.services.errors import InvalidResult, Recorded, ServiceError, StaleResult
+from tournament.services.errors import (
+    InvalidResult,
+    Recorded,
+    ResultRefused,
+    ServiceError,
+    StaleResult,
+)
 from tournament.services.validation import checked
+
+#: Who else decides how a board gets its result: ``guard(board, source, reason)`` answers a
+#: ``ResultRefused`` for a result that may not be stored on that board, else None. The event
+#: app never imports the apps above it, so they register here in ``AppConfig.ready``
+#: (``games``: an online game's board takes its result from the game only, or from an
+#: arbiter's decision with a reason). Every result passes ``record_result``: one check holds
+#: for every way in (the slip page, the arbiter's board page, records, the API).
+_result_guards: dict[str, Callable[[Board, str, str], ResultRefused | None]] = {}
+
+
+def register_result_guard(name: str,
+                          guard: Callable[[Board, str, str], ResultRefused | None]) -> None:
+    _result_guards[name] = guard
 
 
 def current_result(board: Board) -> Result | None:
@@ -67,6 +88,10 @@ def record_result(
         raise InvalidResult("kind", _("Only a bye board takes a bye result."))
     if kind == Result.Kind.DECISION and not reason.strip():
         raise InvalidResult("reason", _("An arbiter decision needs a reason."))
+    for guard in _result_guards.values():
+        refused = guard(board, source, reason)
+        if refused is not None:
+            raise refused
     try:
         outcome = derive_outcome(
             kind, first_scores=first_scores, second_scores=second_scores,
@@ -113,6 +138,33 @@ def record_result(
                             "reload and check.")) from exc
     signals.result_stored.send(Result, event=event, result=result)
     return Recorded(result, created=True, conflict=status == Result.Status.CONFLICT)
+
+
+#: Sources an arbiter types: a later slip of the event's arbiter corrects them while the round
+#: is open (one's own typo is not a dispute). Against a game record or the players, a differing
+#: slip stays a conflict: two sources disagree.
+ARBITER_TYPED = (Result.Source.SLIP, Result.Source.ARBITER)
+
+
+def enter_slip(board: Board, *, user, first_scores, second_scores,
+               expected_version: int | None = None) -> Recorded:
+    """The twelve scores of a slip, typed by the event's arbiter.
+
+    A board whose accepted result the arbiters typed themselves, in a round not yet closed, is
+    corrected (a new version naming who corrected it, no conflict): retyping is how one fixes
+    one's own typo. ``expected_version`` (the version the slip page showed) refuses the
+    correction if someone changed the result meanwhile.
+    """
+    accepted = current_result(board)
+    own_typo = (accepted is not None and accepted.source in ARBITER_TYPED
+                and board.round.status != board.round.Status.CLOSED
+                and board.round.event.is_arbiter(user))
+    return record_result(
+        board, Result.Kind.PLAYED, user=user, first_scores=first_scores,
+        second_scores=second_scores, correction=own_typo,
+        reason=_("retyped on the slip page") if own_typo else "",
+        expected_version=expected_version if own_typo else None,
+    )
 
 
 def _is_user(user) -> bool:

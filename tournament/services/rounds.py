@@ -28,6 +28,13 @@ def missing_results(round_: Round) -> list[Board]:
     return [b for b in round_.boards.select_related("first", "second") if b.pk not in accepted]
 
 
+def open_conflicts(round_: Round) -> list[Result]:
+    """The round's disputed results still waiting for the arbiter, board by board."""
+    return list(Result.objects.filter(board__round=round_, status=Result.Status.CONFLICT)
+                .select_related("board", "board__first", "board__second", "board__round")
+                .order_by("board__number", "version"))
+
+
 @transaction.atomic
 def publish_round(round_: Round) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
@@ -59,7 +66,9 @@ def schedule_round(round_: Round, starts_at: str) -> Round:
 
 
 @transaction.atomic
-def close_round(round_: Round) -> Round:
+def close_round(round_: Round, *, over_disputes: bool = False) -> Round:
+    """Close a published round whose boards all have a result and whose disputes are settled
+    (``over_disputes``: the arbiter chose to pair the next round anyway, with a reason)."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED:
         return round_
@@ -72,6 +81,9 @@ def close_round(round_: Round) -> Round:
                      "Round %(n)d still has %(count)d boards without a result.", len(missing))
             % {"n": round_.number, "count": len(missing)}
         )
+    if not over_disputes and open_conflicts(round_):
+        raise ServiceError(_("Round %(n)d has open disputes: resolve them before closing it.")
+                           % {"n": round_.number})
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
@@ -109,6 +121,8 @@ def next_action(event: Event) -> tuple[str, str] | None:
         return ("publish", _("Publish round %(n)d") % {"n": current.number})
     if missing_results(current):
         return ("results", _("Enter results of round %(n)d") % {"n": current.number})
+    if open_conflicts(current):
+        return ("conflicts", _("Resolve the disputes of round %(n)d") % {"n": current.number})
     last = event.rounds_planned
     if current.status == Round.Status.PUBLISHED and current.number >= last:
         return ("close", _("Close round %(n)d") % {"n": current.number})
@@ -117,7 +131,7 @@ def next_action(event: Event) -> tuple[str, str] | None:
     return ("pair", _("Pair round %(n)d") % {"n": current.number + 1})
 
 
-def _check_ready_to_pair(event: Event, number: int) -> None:
+def _check_ready_to_pair(event: Event, number: int, *, over_disputes: str = "") -> None:
     if event.players.count() < 2:
         raise ServiceError(_("An event needs at least two players."))
     planned = event_format.planned_rounds(event)
@@ -137,6 +151,17 @@ def _check_ready_to_pair(event: Event, number: int) -> None:
                          "Round %(n)d still has %(count)d boards without a result: enter them "
                          "before pairing round %(next)d.", len(missing))
                 % {"n": previous.number, "count": len(missing), "next": number}
+            )
+        disputed = open_conflicts(previous)
+        if disputed and not over_disputes.strip():
+            raise ServiceError(
+                ngettext("Round %(n)d has an open dispute (board %(boards)s): resolve it before "
+                         "pairing round %(next)d, or pair anyway with a reason.",
+                         "Round %(n)d has open disputes (boards %(boards)s): resolve them before "
+                         "pairing round %(next)d, or pair anyway with a reason.",
+                         len({c.board_id for c in disputed}))
+                % {"n": previous.number, "next": number,
+                   "boards": ", ".join(sorted({str(c.board.number) for c in disputed}, key=int))}
             )
     if event.pairing_system == Event.PairingSystem.ROUND_ROBIN and event.players.filter(
         joined_round__gt=1
@@ -212,22 +237,31 @@ def _pair(event: Event, number: int):
 
 
 @transaction.atomic
-def pair_next_round(event: Event, *, user=None) -> Round:
+def pair_next_round(event: Event, *, user=None, over_disputes: str = "") -> Round:
     """Pair the next round with the real pairing code and store it as a draft.
 
     Round 1 first settles the format and the pairing numbers (``format.settle``). Refuses
-    while the previous round has missing results. When no legal Swiss pairing exists the error
-    says so: the arbiter then pairs by hand (``start_manual_round``).
+    while the previous round has missing results, and while it has open disputes unless the
+    arbiter gives a reason (``over_disputes``), kept in the history: a pairing made from a
+    disputed result cannot be taken back quietly once the dispute goes the other way. When no
+    legal Swiss pairing exists the error says so: the arbiter then pairs by hand
+    (``start_manual_round``).
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     number = next_round_number(event)
-    _check_ready_to_pair(event, number)
+    _check_ready_to_pair(event, number, over_disputes=over_disputes)
     if number == 1:
         event_format.settle(event, user=user)
     pairing = _pair(event, number)
     previous = event.rounds.filter(number=number - 1).first()
+    disputed = open_conflicts(previous) if previous is not None else []
+    if disputed:
+        log_change(event, HistoryEntry.Action.PAIRED_OVER_DISPUTES, {
+            "round": number, "previous": previous.number,
+            "boards": sorted({c.board.number for c in disputed})},
+            user=user, reason=over_disputes)
     if previous is not None and previous.status == Round.Status.PUBLISHED:
-        close_round(previous)
+        close_round(previous, over_disputes=bool(disputed))
     round_ = Round.objects.create(event=event, number=number)
     _write_boards(round_, pairing, user=user)
     return round_

@@ -1,7 +1,5 @@
 """``python manage.py import_event FILE.json [--slug SLUG]``: restore a JSON backup."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from backups import document
@@ -16,12 +14,12 @@ class Command(BaseCommand):
 
     def handle(self, file, slug=None, **options):
         try:
-            with open(file, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            with open(file, "rb") as handle:
+                raw = handle.read()
+        except OSError as exc:
             raise CommandError(f"cannot read {file}: {exc}") from exc
         try:
-            event = document.import_event(data, slug=slug)
+            event = document.import_event(document.parse(raw), slug=slug)
         except document.BackupError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(f"imported {event.name!r} as {event.slug}")

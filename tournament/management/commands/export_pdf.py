@@ -1,16 +1,17 @@
 """``manage.py export_pdf EVENT DOCUMENT [--round N] [--paper a4|letter] -o FILE.pdf``.
 
 Prints what the print menu prints, for scripts and for a venue without a browser at hand.
-QR codes point at ``settings.PUBLIC_BASE_URL`` (the address players' phones can reach).
+QR codes point at ``PUBLIC_BASE_URL``, or this machine's address on the hall's network
+(``tournament.site_address.command_base_url``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament import site_address
 from tournament.models import Event
 from tournament.printing import documents
 from tournament.printing.common import PAPERS
@@ -38,7 +39,7 @@ class Command(BaseCommand):
         try:
             number = documents.resolve_round(event, options["document"], options["round"])
             pdf = documents.render(event, options["document"], number, paper=options["paper"],
-                                   base_url=settings.PUBLIC_BASE_URL)
+                                   base_url=site_address.command_base_url())
         except PrintError as exc:
             raise CommandError(str(exc)) from exc
         output = Path(options["output"])

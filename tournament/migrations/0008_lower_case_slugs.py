@@ -25,6 +25,6 @@ def lower_slugs(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournament", "0006_player_logins")]
+    dependencies = [("tournament", "0007_paired_over_disputes")]
 
     operations = [migrations.RunPython(lower_slugs, migrations.RunPython.noop)]

@@ -6,6 +6,7 @@ suite runs on the embedded defaults and on PostgreSQL + Redis.
 
 import os
 import tempfile
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("SECRET_KEY", "insecure-key-for-the-test-suite-only")
 # One cache key prefix per test run, inherited by the run's server subprocesses: runs sharing
@@ -18,7 +19,19 @@ os.environ.setdefault("CHANNEL_LAYER_PREFIX", f"ingenious-test-{os.getpid()}")
 os.environ.setdefault(
     "BACKUP_DIR", os.path.join(tempfile.gettempdir(), f"ingenious-test-backups-{os.getpid()}"))
 
-from tournament.settings import *  # noqa: F403
+# Parallel workers (pytest-xdist) each get a Redis database of their own: the suite empties the
+# cache before every test (tests/conftest.py), and Redis empties a whole database at once, so
+# a shared one would reset another worker's throttle counts mid-test. Server subprocesses
+# inherit the worker's URL.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker.startswith("gw") and os.environ.get("REDIS_URL") and not os.environ.get(
+        "INGENIOUS_TEST_REDIS_SPLIT"):
+    _url = urlsplit(os.environ["REDIS_URL"])
+    _db = int(_url.path.strip("/") or 0) + 1 + int(_worker[2:])
+    os.environ["REDIS_URL"] = urlunsplit(_url._replace(path=f"/{_db}"))
+    os.environ["INGENIOUS_TEST_REDIS_SPLIT"] = "1"
+
+from tournament.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {

@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from games.engine.board import COLOURS
+from tournament import tiebreak_texts
 from tournament.models import Absence, Board, Event, Result
 from tournament.permissions import published_rounds
 from tournament.standings import (
@@ -32,6 +33,7 @@ from tournament.standings import (
     Tiebreak,
     build_crosstable,
     compute_standings,
+    decided_by,
     progressive_readings,
 )
 
@@ -162,6 +164,27 @@ def standings(event: Event, after_round: int | None = None) -> Standings:
         lambda r: compute_standings(event_results(event, r), event.tiebreaks, after_round=r),
         after_round,
     )
+
+
+def decisions(table: Standings) -> dict[object, tuple[str, str]]:
+    """For each row below another with equal VP: the deciding criterion's label and the whole
+    sentence (``tiebreak_texts.decision_text``), in the reader's language."""
+    names = {row.player_id: row.name for row in table}
+    criteria = {tb.key: tb for tb in table.tiebreaks}
+    out = {}
+    for pid, decision in decided_by(table).items():
+        tiebreak = criteria[decision.key]
+        out[pid] = (str(tiebreak_texts.text_for(tiebreak).label),
+                    tiebreak_texts.decision_text(decision, tiebreak, names[decision.above]))
+    return out
+
+
+def vp_before(event: Event, round_number: int) -> dict[int, object]:
+    """Each player's victory points before round ``round_number``, by player id (pairing
+    pages, and the arbiter's round page to check the draw before publishing it)."""
+    if round_number == 1:
+        return {}
+    return {row.player_id: row.vp for row in standings(event, round_number - 1)}
 
 
 def crosstable(event: Event, after_round: int | None = None):

@@ -158,7 +158,16 @@ class StandingsTable(ExportTable):
             ))
             for tb in tiebreak_texts.texts(tiebreaks)
         ]
+        # Last: for a row below another with equal VP, the criterion and values that put it
+        # there (prepared by the view as a <details> element; plain text in exports).
+        extra.append(("decided", tables.Column(
+            verbose_name=_("Decided by"), orderable=False, default="",
+            attrs={"th": {"title": _("Why a player with the same VP as the one above stands "
+                                     "lower: the first tiebreak that differs")}})))
         super().__init__(data, extra_columns=extra, **kwargs)
+
+    def value_decided(self, record):
+        return record.get("decided_text", "")
 
     def value_vp(self, record):
         """Exports carry VP as a number (6.5), the page shows 6½."""

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from tournament.standings import Tiebreak
+from tournament.standings import Decision, Tiebreak, format_points
+from tournament.standings.display import format_signed
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,3 +100,29 @@ def text_for(tiebreak: Tiebreak | str) -> TiebreakText:
 def texts(tiebreaks: Iterable[Tiebreak | str]) -> list[TiebreakText]:
     """:func:`text_for` of each criterion, in order."""
     return [text_for(tb) for tb in tiebreaks]
+
+
+def _colour_rank(element: int) -> str:
+    """Which colour of a colour criterion's value, counted from the lowest."""
+    names = [_("lowest colour"), _("2nd-lowest colour"), _("3rd-lowest colour"),
+             _("4th-lowest colour"), _("5th-lowest colour"), _("highest colour")]
+    return str(names[element]) if element < len(names) else str(element + 1)
+
+
+def _value_text(key: str, value) -> str:
+    if key == "head_to_head":
+        return {1: "+", -1: "−"}.get(value, "=")
+    if "difference" in key:
+        return format_signed(value)
+    return format_points(Fraction(value)) if isinstance(value, Fraction) else str(value)
+
+
+def decision_text(decision: Decision, tiebreak: Tiebreak, above_name: str) -> str:
+    """Why a player stands below ``above_name`` with the same VP, in the reader's language:
+    "Diff, 4th-lowest colour: −1 against 0 (Ada)". Higher is better in every criterion."""
+    label = str(text_for(tiebreak).label)
+    if tiebreak.reading is not None:
+        label = f"{label}, {_colour_rank(decision.element)}"
+    return _("%(criterion)s: %(own)s against %(above)s (%(name)s)") % {
+        "criterion": label, "own": _value_text(tiebreak.key, decision.lower),
+        "above": _value_text(tiebreak.key, decision.upper), "name": above_name}

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.engine.board import COLOURS
-from tournament import event_texts, links, services, tokens
+from tournament import event_texts, links, services, standings_bridge, tokens
 from tournament.forms import (
     EventForm,
     OtherResultForm,
@@ -218,8 +218,12 @@ def round_pair(request, event):
 
 
 def _round_page(request, event, round_, *, confirm=None, status=200):
+    before = standings_bridge.vp_before(event, round_.number)
+    boards = [(board, result, before.get(board.first_id, 0),
+               before.get(board.second_id, 0) if board.second_id else None)
+              for board, result in services.boards_with_results(round_)]
     return render(request, "tournament/arbiter/round.html", _ctx(
-        event, round=round_, boards=services.boards_with_results(round_),
+        event, round=round_, boards=boards, not_paired=services.not_paired(round_),
         warnings=services.pairing_warnings(round_), players=event.players.all(),
         confirm=confirm,
     ), status=status)

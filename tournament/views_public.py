@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
@@ -106,17 +107,10 @@ def event_home(request, slug):
     ))
 
 
-def _vp_before(event: Event, round_: Round) -> dict[int, object]:
-    if round_.number == 1:
-        return {}
-    table = standings_bridge.standings(event, round_.number - 1)
-    return {row.player_id: row.vp for row in table}
-
-
 def _board_rows(event, round_, *, arbiter: bool) -> list[dict]:
     """The pairings by board; for the event's arbiters with each seat's personal link where
     another app keeps one (``links.personal_links``: an online game's), to hand out."""
-    before = _vp_before(event, round_)
+    before = standings_bridge.vp_before(event, round_.number)
     boards = services.boards_with_results(round_)
     pages = links.board_pages.links(board.pk for board, _result in boards)
     seats = links.personal_links.links(
@@ -168,6 +162,7 @@ def _pairings_page(request, slug, *, by_name: bool):
         request, "tournament/pairings.html", _ctx(
             request, event, round=round_, table=table,
             rounds=_visible_rounds(request, event), by_name=by_name,
+            not_paired=services.not_paired(round_) if round_ else [],
             pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
         ))
     if request.is_arbiter:  # the arbiters' copy has every seat's personal link
@@ -234,6 +229,7 @@ def standings(request, slug):
     _standings_allowed(request, event)
     after = _standings_round(request, event)
     table_core = standings_bridge.standings(event, after)
+    decided = standings_bridge.decisions(table_core)
     rows = []
     for row in table_core:
         item = {
@@ -241,6 +237,11 @@ def standings(request, slug):
             "vp": row.vp_display, "vp_sort": row.vp, "games": row.games_played,
             "url": reverse("player_detail", args=[event.slug, row.player_id]),
         }
+        if row.player_id in decided:
+            label, text = decided[row.player_id]
+            item["decided"] = format_html("<details><summary>{}</summary>{}</details>",
+                                          label, text)
+            item["decided_text"] = text
         for value in row.tiebreaks:
             item[f"tb_{value.key}"] = value.display
             item[f"tb_{value.key}_sort"] = value.sort_key

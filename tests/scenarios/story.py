@@ -350,7 +350,8 @@ class Arbiter(Visitor):
             "TOKEN", r"([^/]+)"))
         rows = []
         for row in self.page(self.url("arbiter_round", number)).rows:
-            if len(row.cells) < 4 or not (row.cells[0].isdigit() or row.cells[0] == "–"):
+            # Board | No. | First | VP | No. | Second | VP | Result | …
+            if len(row.cells) < 8 or not (row.cells[0].isdigit() or row.cells[0] == "–"):
                 continue
             pk = token = None
             for link in row.links:
@@ -359,8 +360,8 @@ class Arbiter(Visitor):
                 elif m := token_link.fullmatch(link):
                     token = m.group(1)
             bye = row.cells[0] == "–"
-            rows.append(BoardRow(None if bye else int(row.cells[0]), row.cells[1],
-                                 None if bye else row.cells[2], row.cells[3], pk, token))
+            rows.append(BoardRow(None if bye else int(row.cells[0]), row.cells[2],
+                                 None if bye else row.cells[5], row.cells[7], pk, token))
         return rows
 
     def board(self, number: int, board: int) -> BoardRow:

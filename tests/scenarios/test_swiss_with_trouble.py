@@ -7,10 +7,13 @@ of round 2 corrected after round 3 was paired (the published pairings stay as th
 Results arrive through the arbiter's result pages and the players' record page (board token).
 """
 
+import io
 import random
+import re
 from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 
 from tests.scenarios import checks
 from tests.scenarios.story import Refused, random_scores
@@ -25,6 +28,25 @@ def only_result(story, name, number):
     results = checks.results_of(story, name, number)
     assert len(results) == 1, f"{name} has {len(results)} results in round {number}"
     return results[0]
+
+
+def not_paired_in(story, number: int, expected: dict[str, str]) -> None:
+    """The public pairings page (by board and by name) and the pairings PDF list exactly these
+    players as not paired in the round, each with why."""
+    from pypdf import PdfReader
+
+    for name in ("event_pairings", "event_pairings_by_name"):
+        page = story.public.client.get(reverse(name, args=[story.slug]), {"round": number})
+        html = page.content.decode()
+        section = html.split('class="card not-paired"', 1)[1].split("</section>", 1)[0]
+        items = dict(re.findall(r"<li><bdi>(.*?)</bdi>: (.*?)</li>", section))
+        assert items == expected, (name, items)
+    pdf = story.public.client.get(reverse("print_document", args=[story.slug, "pairings"]),
+                           {"round": number}).content
+    first_page = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert f"Not paired in round {number}" in first_page
+    for player, why in expected.items():
+        assert player in first_page and why in first_page, (player, why)
 
 
 def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_corrections(story):
@@ -81,6 +103,10 @@ def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_correc
     arbiter.edits_pairing(r2, 1, one.first, two.second, reason="keep club mates apart")
     arbiter.edits_pairing(r2, 2, two.first, one.second, reason="keep club mates apart")
     arbiter.publishes_round(r2)
+    # The absent player is on the round's pairings, page and PDF, with what the absence scores;
+    # round 1's pairings say when the late entry joins.
+    not_paired_in(story, r2, {absent: "absent (½ VP)"})
+    not_paired_in(story, r1, {LATE: "joins in round 2"})
     assert checks.pairings_csv(story, r2)[:2] == [(one.first, two.second),
                                                   (two.first, one.second)]
     arbiter.enters_round_results(r2, rng)
@@ -91,6 +117,7 @@ def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_correc
     # Round 3 paired, then a round 2 result is found misread and corrected.
     r3 = arbiter.pairs_next_round()
     arbiter.publishes_round(r3)
+    not_paired_in(story, r3, {leaving: "withdrawn after round 2"})
     published = checks.pairings_csv(story, r3)
     arbiter.corrects_result(r2, 1, [18] * 6, [0] * 6, reason="the slip was read upside down")
     corrected = only_result(story, one.first, r2)

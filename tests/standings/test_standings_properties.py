@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from hypothesis import assume, given, settings
@@ -16,6 +17,7 @@ from tournament.standings import (
     ResultKind,
     build_crosstable,
     compute_standings,
+    decided_by,
 )
 from tournament.standings.model import level_vector
 from tournament.standings.table import place_label
@@ -85,6 +87,34 @@ def test_ranks_and_places_follow_the_sort_keys(event: EventResults, order: list[
         if end < len(rows):
             assert group[0].sort_key > rows[end].sort_key
         start = end
+
+
+@settings(deadline=None, max_examples=150)
+@given(events(), ORDERS)
+def test_every_place_boundary_within_equal_vp_is_explained(event: EventResults,
+                                                          order: list[str]) -> None:
+    """#23: each row below another with equal VP in a different place has the criterion that
+    separated them, the first differing element of its value, the upper value the greater;
+    every other row has none."""
+    table = compute_standings(event, order)
+    decisions = decided_by(table)
+    rows = table.rows
+    explained = set()
+    for upper, lower in itertools.pairwise(rows):
+        if upper.vp == lower.vp and upper.rank != lower.rank:
+            decision = decisions[lower.player_id]
+            explained.add(lower.player_id)
+            assert decision.above == upper.player_id
+            mine, theirs = upper.tiebreak(decision.key), lower.tiebreak(decision.key)
+            assert decision.upper > decision.lower
+            assert mine.sort_key[:decision.element] == theirs.sort_key[:decision.element]
+            assert (mine.sort_key[decision.element], theirs.sort_key[decision.element]) == (
+                decision.upper, decision.lower)
+            earlier = [tb.key for tb in table.tiebreaks][:[tb.key for tb in table.tiebreaks]
+                                                         .index(decision.key)]
+            assert all(upper.tiebreak(k).sort_key == lower.tiebreak(k).sort_key
+                       for k in earlier)
+    assert set(decisions) == explained
 
 
 @settings(deadline=None, max_examples=150)

@@ -16,6 +16,7 @@ from tournament.standings import (
     Player,
     build_crosstable,
     compute_standings,
+    decided,
     display,
     format_points,
     table,
@@ -25,7 +26,7 @@ from tournament.standings.display import format_signed, format_vector
 from tournament.standings.table import place_label
 
 
-@pytest.mark.parametrize("module", [standings_pkg, display, table, tiebreaks])
+@pytest.mark.parametrize("module", [standings_pkg, decided, display, table, tiebreaks])
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0

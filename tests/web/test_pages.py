@@ -1,5 +1,6 @@
 """Whole events driven through the web pages, as an arbiter at the desk would."""
 
+import io
 import json
 import random
 
@@ -201,3 +202,30 @@ def test_simulate_event_swiss_with_odd_players_gives_byes(capsys):
     data = json.loads(capsys.readouterr().out)
     assert len(data["byes"]) == 4 and len({b["player"] for b in data["byes"]}) == 4
     assert len(data["games"]) == 24
+
+
+def test_the_standings_say_what_decided_between_equal_vp(client, arbiter):
+    """#23: the two winners tie on VP, on H2H (they did not meet) and on the lowest colour's
+    difference; the 4th-lowest colour decides. The page, its CSV and the PDF say so."""
+    from pypdf import PdfReader
+
+    event = services.create_event(name="Tied Open", arbiter=arbiter, rounds_planned=7)
+    for name in ("Ada", "Ben", "Cy", "Di"):
+        services.add_player(event, name=name)
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    loser = dict(zip("RGBOYP", [4, 11, 13, 9, 8, 6], strict=True))
+    one, two = round_.boards.exclude(second=None).order_by("number")
+    services.record_result(one, "played", second_scores=loser,
+                           first_scores=dict(zip("RGBOYP", [5, 9, 12, 7, 7, 10], strict=True)))
+    services.record_result(two, "played", second_scores=loser,
+                           first_scores=dict(zip("RGBOYP", [5, 8, 12, 7, 7, 10], strict=True)))
+    url = reverse("event_standings", args=[event.slug])
+    said = f"Diff, 4th-lowest colour: −1 against 0 ({one.first.name})"
+    page = client.get(url).content.decode()
+    assert f"<details><summary>Diff</summary>{said}</details>" in page
+    assert "higher is better" in page
+    assert said in client.get(url, {"_export": "csv"}).content.decode()
+    pdf = client.get(reverse("print_document", args=[event.slug, "standings"])).content
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Decided by" in text and "4th-lowest colour" in text

@@ -1,6 +1,9 @@
 """Round life cycle through the services: pair, publish, results, close, re-pair, edits."""
 
+import re
+
 import pytest
+from django.urls import reverse
 
 from tournament import services
 from tournament.models import Event, Result
@@ -51,6 +54,22 @@ def test_an_open_dispute_holds_the_next_pairing_until_resolved_or_overridden(eve
     assert (entry.reason, entry.details) == ("players at lunch", {
         "round": 2, "previous": 1, "boards": [disputed.number]})
     assert "while round 1 had open disputes" in entry.summary
+
+
+def test_the_round_page_shows_pairing_numbers_and_vp_before_the_round(arbiter_client, event):
+    """#23: the draw can be checked before publishing: who plays whom by pairing number and
+    score, as the pairing program saw them."""
+    round1 = services.pair_next_round(event)
+    services.publish_round(round1)
+    finish(round1)
+    round2 = services.pair_next_round(event)
+    page = arbiter_client.get(reverse("arbiter_round", args=[event.slug, 2])).content.decode()
+    for board in round2.boards.exclude(second=None).select_related("first", "second"):
+        cells = [f'<td class="num muted">{board.first.seed}</td><td>{board.first.name}</td>',
+                 f'<td class="num muted">{board.second.seed}</td><td>{board.second.name}</td>']
+        for expected in cells:
+            assert expected in page
+    assert re.search(r'<td class="num">(1|0|½)</td>', page)
 
 
 def test_swiss_round_one_pairs_every_player_once(event):
@@ -182,7 +201,6 @@ def test_players_import_all_or_nothing(event):
 
 
 def test_pairing_by_hand_from_the_dashboard(arbiter_client, event):
-    from django.urls import reverse
 
     url = reverse("arbiter_round_pair", args=[event.slug])
     response = arbiter_client.post(url, {"manual": "1", "reason": "club tradition"})
@@ -210,3 +228,24 @@ def test_pairing_by_hand_from_the_dashboard(arbiter_client, event):
 def test_a_bad_absence_is_refused(event, round_number, vp, message):
     with pytest.raises(services.ServiceError, match=message):
         services.set_absence(event.players.first(), round_number, vp=vp)
+
+
+@pytest.mark.parametrize(("rounds", "warned"), [(3, True), (7, False), (9, False), (12, True)])
+def test_a_swiss_outside_the_mso_rounds_is_kept_with_a_warning(arbiter_client, event, rounds,
+                                                               warned):
+    """#23: the rules say 7–9 rounds; another count is saved (events may need it) and the
+    settings page and the dashboard say so, before and after round 1."""
+    url = reverse("arbiter_settings", args=[event.slug])
+    form = {"name": event.name, "pairing_system": "swiss", "rounds_planned": rounds,
+            "pairing_order": event.pairing_order, "rules_profile": event.rules_profile,
+            "time_control": event.time_control, "bye_vp": "1", "absence_vp": "0",
+            "first_mover": event.first_mover, "token_grace_minutes": event.token_grace_minutes,
+            "print_language": event.print_language}
+    saved = arbiter_client.post(url, form, follow=True).content.decode()
+    event.refresh_from_db()
+    assert event.rounds_planned == rounds
+    said = f"7 to 9 rounds; this event has {rounds}"
+    assert (said in saved) is warned
+    services.pair_next_round(event)
+    dashboard = arbiter_client.get(reverse("arbiter_dashboard", args=[event.slug]))
+    assert (said in dashboard.content.decode()) is warned

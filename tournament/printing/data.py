@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from clocks.timecontrol import TimeControl, TimeControlError
-from tournament import standings_bridge, tiebreak_texts
+from tournament import services, standings_bridge, tiebreak_texts
 from tournament.formatting import name_key
 from tournament.models import Board, Event, Round
 from tournament.standings import CrosstableCell, CrosstableRow, Standings, format_points
@@ -80,6 +80,8 @@ class PairingsDoc:
     event: EventInfo
     round: int
     boards: tuple[PairingLine, ...]
+    #: Players on no board (name, why: "absent (½ VP)", "withdrawn after round 2", …).
+    not_paired: tuple[tuple[str, str], ...] = ()
 
     def by_name(self) -> tuple[NameLine, ...]:
         """Every paired player alphabetically (accents ignored), with board and opponent."""
@@ -116,6 +118,8 @@ class StandingsDoc:
     after_round: int
     columns: tuple[TiebreakColumn, ...]
     rows: tuple[StandingLine, ...]
+    #: (place, name, why) for each row below another with equal VP: what separated them.
+    decisions: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +174,10 @@ def standings_doc_from(info: EventInfo, table: Standings) -> StandingsDoc:
                      tuple(value.display for value in row.tiebreaks))
         for row in table.rows
     )
-    return StandingsDoc(info, table.rounds, columns, rows)
+    decided = standings_bridge.decisions(table)
+    decisions = tuple((row.place, row.name, decided[row.player_id][1])
+                      for row in table.rows if row.player_id in decided)
+    return StandingsDoc(info, table.rounds, columns, rows, decisions)
 
 
 def cell_text(cell: CrosstableCell | None) -> str:
@@ -267,10 +274,7 @@ def after_round(event: Event, number: int | str | None) -> int:
 
 
 def pairings_doc(event: Event, round_: Round, info: EventInfo | None = None) -> PairingsDoc:
-    before: dict[object, Fraction] = {}
-    if round_.number > 1:
-        before = {row.player_id: row.vp
-                  for row in standings_bridge.standings(event, round_.number - 1)}
+    before = standings_bridge.vp_before(event, round_.number)
 
     def seat(player) -> Seat:
         return Seat(player.name, player.club, format_points(before.get(player.pk, Fraction(0))))
@@ -282,7 +286,8 @@ def pairings_doc(event: Event, round_: Round, info: EventInfo | None = None) -> 
         for b in boards
     ]
     lines.sort(key=lambda line: (line.board is None, line.board or 0))
-    return PairingsDoc(info or event_info(event), round_.number, tuple(lines))
+    out = tuple((item.player.name, item.text()) for item in services.not_paired(round_))
+    return PairingsDoc(info or event_info(event), round_.number, tuple(lines), out)
 
 
 def standings_doc(event: Event, after: int, info: EventInfo | None = None) -> StandingsDoc:

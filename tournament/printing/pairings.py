@@ -81,13 +81,26 @@ def _by_name(doc: PairingsDoc, inner: float) -> Table:
                  style=table_style(font_size=size, extra=extra))
 
 
+def _not_paired(doc: PairingsDoc, inner: float) -> list:
+    """Who is on no board and why, under the boards (as chess arbiters print it)."""
+    if not doc.not_paired:
+        return []
+    size = 11
+    rows: list[list] = [[_("Not paired in round %(n)d") % {"n": doc.round}, ""]]
+    name_w = inner * 0.45
+    for name, why in doc.not_paired:
+        rows.append([fit(name, SANS, size, name_w - 6), fit(why, SANS, size, inner - name_w - 6)])
+    return [Spacer(1, 10), Table(rows, colWidths=[name_w, inner - name_w], repeatRows=1,
+                                 style=table_style(font_size=size))]
+
+
 def build_pairings(doc: PairingsDoc, paper: str = "a4") -> bytes:
     """The round's pairings: first by board, then (from a new page) alphabetically by name."""
     size = page_size(paper)
     inner = size[0] - 2 * MARGIN
     title = _("Pairings round %(n)d") % {"n": doc.round}
     sections = [
-        Section(f"{title} · " + _("by board"), [_by_board(doc, inner)]),
+        Section(f"{title} · " + _("by board"), [_by_board(doc, inner), *_not_paired(doc, inner)]),
         Section(f"{title} · " + _("by name"), [Spacer(1, 2), _by_name(doc, inner)]),
     ]
     return build_flowing(doc.event, sections, size)

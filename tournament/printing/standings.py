@@ -8,7 +8,7 @@ landscape so the name column keeps its width.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from reportlab.platypus import Table
+from reportlab.platypus import Spacer, Table
 
 from tournament.printing.common import (
     BOLD,
@@ -56,6 +56,24 @@ def build_standings(doc: StandingsDoc, paper: str = "a4") -> bytes:
                   rowHeights=[row_h + 2] + [row_h] * len(doc.rows), repeatRows=1,
                   style=table_style(font_size=font, extra=extra))
     legend = [f"<b>{c.label}</b>: {c.definition}" for c in doc.columns]
-    legend.append(_("Places shared after every tiebreak are shown as a range, e.g. 3–4."))
-    return build_flowing(doc.event, [Section(standings_title(doc.after_round), [table])], size,
+    legend.append(_("In every tiebreak column higher is better. Places shared after every "
+                    "tiebreak are shown as a range, e.g. 3–4."))
+    return build_flowing(doc.event, [Section(standings_title(doc.after_round),
+                                             [table, *_decisions(doc, inner)])], size,
                          legend=legend)
+
+
+def _decisions(doc: StandingsDoc, inner: float) -> list:
+    """Under the table: for each place decided within equal VP, the criterion and values (a
+    column shows only a colour criterion's lowest colour; ties often fall on a later one)."""
+    if not doc.decisions:
+        return []
+    font = 9
+    place_w, name_w = 40, inner * 0.3
+    rows: list[list[str]] = [["", _("Decided by"), ""]]
+    for place, name, why in doc.decisions:
+        rows.append([place, fit(name, SANS, font, name_w - 6),
+                     fit(why, SANS, font, inner - place_w - name_w - 6)])
+    return [Spacer(1, 8), Table(rows, colWidths=[place_w, name_w, inner - place_w - name_w],
+                                repeatRows=1, style=table_style(font_size=font, extra=[
+                                    ("ALIGN", (0, 0), (0, -1), "CENTER")]))]

@@ -69,6 +69,22 @@ def small_swiss_warning(entrants: int, rounds: int) -> str:
         entrants) % {"n": entrants, "r": rounds}
 
 
+#: The MSO's Swiss: 7 to 9 rounds (tournament-rules.md). Other counts are allowed, and warned.
+MSO_SWISS_ROUNDS = range(7, 10)
+
+
+def rounds_warning(system: str, rounds: int) -> str:
+    """What the settings page and the dashboard say of a Swiss outside the MSO's 7–9 rounds."""
+    if system == Event.PairingSystem.ROUND_ROBIN or rounds in MSO_SWISS_ROUNDS:
+        return ""
+    return ngettext(
+        "The MSO rules play a Swiss in 7 to 9 rounds; this event has %(r)d. Keep it if the event "
+        "needs it (a one-day event, a qualifier), and say so to the players.",
+        "The MSO rules play a Swiss in 7 to 9 rounds; this event has %(r)d. Keep it if the event "
+        "needs it (a one-day event, a qualifier), and say so to the players.", rounds,
+    ) % {"r": rounds}
+
+
 def event_format(event: Event, *, entrants: int | None = None,
                  settled: bool | None = None) -> FormatInfo:
     """The format as stored once settled, or as it would be settled with today's entries.
@@ -77,9 +93,12 @@ def event_format(event: Event, *, entrants: int | None = None,
     """
     entrants = event.players.count() if entrants is None else entrants
     if is_settled(event) if settled is None else settled:
-        return FormatInfo(event.pairing_system, event.rounds_planned, True, False, entrants)
+        return FormatInfo(event.pairing_system, event.rounds_planned, True, False, entrants,
+                          rounds_warning(event.pairing_system, event.rounds_planned))
     fmt = _forecast(event, entrants)
-    warning = small_swiss_warning(entrants, fmt.rounds) if fmt.small_swiss else ""
+    warning = " ".join(filter(None, [
+        small_swiss_warning(entrants, fmt.rounds) if fmt.small_swiss else "",
+        rounds_warning(fmt.system.value, fmt.rounds)]))
     return FormatInfo(fmt.system.value, fmt.rounds, False,
                       event.pairing_system == Event.PairingSystem.AUTO, entrants, warning)
 

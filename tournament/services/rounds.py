@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from decimal import Decimal
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -11,7 +14,9 @@ from django.utils.translation import ngettext
 from tournament import board_attachments, pairing_bridge, signals
 from tournament import pairing as core
 from tournament.core_messages import pairing_warning_text
-from tournament.models import Absence, Board, Event, HistoryEntry, Result, Round
+from tournament.formatting import name_key
+from tournament.formatting import vp as vp_text
+from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
 from tournament.services import format as event_format
 from tournament.services.errors import NeedsConfirmation, ServiceError
 from tournament.services.events import _current_round_number
@@ -26,6 +31,47 @@ def missing_results(round_: Round) -> list[Board]:
         .values_list("board_id", flat=True)
     )
     return [b for b in round_.boards.select_related("first", "second") if b.pk not in accepted]
+
+
+@dataclass(frozen=True)
+class NotPaired:
+    """A player of the event on no board of a round, and why: ``absent`` (with the absence's
+    VP), ``withdrawn`` (after round ``after``) or ``not_yet`` (a late entry joining in round
+    ``joins``). Chess arbiters print these under the pairings: a player who looks for their
+    name finds it, and everyone sees who is out and what it scores."""
+
+    player: Player
+    why: str
+    vp: Decimal | None = None
+    after: int | None = None
+    joins: int | None = None
+
+    def text(self) -> str:
+        """What the pairings say of the player, in the active language."""
+        if self.why == "absent":
+            return _("absent (%(vp)s VP)") % {"vp": vp_text(self.vp)}
+        if self.why == "withdrawn":
+            return _("withdrawn after round %(n)d") % {"n": self.after}
+        return _("joins in round %(n)d") % {"n": self.joins}
+
+
+def not_paired(round_: Round) -> list[NotPaired]:
+    """The event's players on no board of ``round_``, by name."""
+    seated = {pk for board in round_.boards.all() for pk in (board.first_id, board.second_id)}
+    absences = {a.player_id: a for a in Absence.objects.filter(
+        player__event_id=round_.event_id, round_number=round_.number)}
+    out = []
+    for player in round_.event.players.all():
+        if player.pk in seated:
+            continue
+        if player.pk in absences:
+            out.append(NotPaired(player, "absent", vp=absences[player.pk].vp))
+        elif (player.withdrawn_after_round is not None
+              and player.withdrawn_after_round < round_.number):
+            out.append(NotPaired(player, "withdrawn", after=player.withdrawn_after_round))
+        elif player.joined_round > round_.number:
+            out.append(NotPaired(player, "not_yet", joins=player.joined_round))
+    return sorted(out, key=lambda item: name_key(item.player.name))
 
 
 def open_conflicts(round_: Round) -> list[Result]:

@@ -14,6 +14,7 @@ crosstable page and print. Definitions and a worked example: ``docs/tiebreaks.md
 """
 
 from .crosstable import CrosstableCell, CrosstableRow, build_crosstable
+from .decided import Decision, decided_by
 from .display import format_points
 from .errors import InvalidEventError, InvalidResultError, StandingsError, UnknownTiebreakError
 from .model import Bye, EventResults, Game, Player, PlayerId, ResultKind
@@ -40,6 +41,7 @@ __all__ = [
     "Bye",
     "CrosstableCell",
     "CrosstableRow",
+    "Decision",
     "EventResults",
     "Game",
     "InvalidEventError",
@@ -55,6 +57,7 @@ __all__ = [
     "UnknownTiebreakError",
     "build_crosstable",
     "compute_standings",
+    "decided_by",
     "format_points",
     "get_tiebreak",
     "progressive_readings",

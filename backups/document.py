@@ -165,6 +165,7 @@ def export_event(event: Event) -> dict:
             "start_date": event.start_date.isoformat() if event.start_date else None,
             "end_date": event.end_date.isoformat() if event.end_date else None,
             "bye_vp": _dec(event.bye_vp), "absence_vp": _dec(event.absence_vp),
+            "late_entry_vp": _dec(event.late_entry_vp),
             "arbiters": sorted(event.arbiters.values_list("username", flat=True)),
             "online": _online_mark(OnlineEvent.objects.filter(event=event).first()),
         },

@@ -212,7 +212,10 @@ class _Reader:
         event.tiebreaks = values.get("tiebreaks", [])
         event.start_date = self.day(spec.get("start_date"), "event.start_date")
         event.end_date = self.day(spec.get("end_date"), "event.end_date")
-        for name in ("bye_vp", "absence_vp"):
+        # late_entry_vp: backups written before it existed have none (the default, 0, is what
+        # those events scored)
+        for name in ("bye_vp", "absence_vp", *(("late_entry_vp",) if "late_entry_vp" in spec
+                                               else ())):
             value = self.decimal(self.get(spec, name, "event", str), f"event.{name}")
             if value is not None:
                 setattr(event, name, value)

@@ -25,7 +25,9 @@ class EventForm(forms.ModelForm):
 
     tiebreak_order = forms.CharField(
         label=_("Tiebreaks in order"), required=False,
-        help_text=_("Names separated by commas; see the definitions below."),
+        help_text=_("Names separated by commas, in order; empty: the MSO order (head-to-head, "
+                    "lowest-colour difference, lowest-colour level). See the definitions "
+                    "below."),
     )
     rounds_reason = forms.CharField(
         label=_("Reason for changing the number of rounds"), required=False, max_length=300,
@@ -39,6 +41,7 @@ class EventForm(forms.ModelForm):
         fields = [
             "name", "start_date", "end_date", "venue", "pairing_system", "rounds_planned",
             "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
+            "late_entry_vp",
             "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
             "publish_pairings", "publish_standings", "print_language",
         ]
@@ -51,7 +54,7 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.tiebreaks:
             self.fields["tiebreak_order"].initial = ", ".join(self.instance.tiebreaks)
-        for name in ("bye_vp", "absence_vp"):
+        for name in ("bye_vp", "absence_vp", "late_entry_vp"):
             # The database gives Decimal("1.0"), the choices say "1": without this no option
             # is selected and the browser sends the first one, silently changing the setting.
             value = self.initial.get(name)

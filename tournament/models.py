@@ -92,6 +92,12 @@ class Event(models.Model):
         choices=ABSENCE_VP_CHOICES, default=Decimal("0"),
         help_text=_("Swiss only: in a round robin an absence is a forfeit (0 VP)."),
     )
+    late_entry_vp = models.DecimalField(
+        _("VP for each round a late entry missed"), max_digits=2, decimal_places=1,
+        choices=ABSENCE_VP_CHOICES, default=Decimal("0"),
+        help_text=_("Swiss only: a player entered after round 1 is paired scores this for every "
+                    "round before joining (chess arbiters offer 0 or ½)."),
+    )
     forfeit_counts_as_meeting = models.BooleanField(
         _("a forfeit counts as a meeting"), default=False,
         help_text=_("FIDE: a forfeited game is not a meeting, so the players may be paired again."),
@@ -107,7 +113,10 @@ class Event(models.Model):
     tiebreaks = models.JSONField(_("tiebreaks in order"), default=list, blank=True,
                                  validators=[tiebreak_list])
     token_grace_minutes = models.PositiveIntegerField(
-        _("board tokens stay valid after closing (minutes)"), default=60,
+        _("board pages stay open after the round closes (minutes)"), default=60,
+        help_text=_("The scoresheets' QR codes (board pages, clocks, game records) keep "
+                    "working this long after the round is closed, for a late record; then "
+                    "they refuse."),
         validators=[MaxValueValidator(MAX_GRACE_MINUTES)],
     )
     publish_pairings = models.BooleanField(_("publish pairings"), default=True)
@@ -286,6 +295,8 @@ class Result(models.Model):
         CONFLICT = "conflict", _("conflict")
         SUPERSEDED = "superseded", _("superseded")
         DISMISSED = "dismissed", _("dismissed")
+        #: A conflict the arbiter accepted: its content is the next accepted version.
+        ADOPTED = "adopted", _("accepted as a new version")
 
     class Source(models.TextChoices):
         SLIP = "slip", _("result slip")

@@ -112,11 +112,25 @@ def event_results(event: Event, upto_round: int | None = None) -> EventResults:
         item = _game(*row)
         (byes if isinstance(item, Bye) else games).append(item)
     byes.extend(Bye(a.round_number, a.player_id, ResultKind.ABSENT, a.vp) for a in absences)
+    byes.extend(_missed_by_late_entries(event, upto_round, {(b.round, b.player) for b in byes}))
     players = [
         Player(pk, name, club or None, rating)
         for pk, name, club, rating in event.players.values_list("pk", "name", "club", "rating")
     ]
     return EventResults(players=players, games=games, byes=byes)
+
+
+def _missed_by_late_entries(event: Event, upto_round: int | None,
+                            taken: set[tuple[int, object]]) -> list[Bye]:
+    """The rounds before a late entry joined, at the event's VP for them (none at 0 VP: a
+    round without an entry counts as absent with 0 VP anyway)."""
+    if not event.late_entry_vp:
+        return []
+    last = event.rounds.count() if upto_round is None else upto_round
+    return [Bye(rnd, pk, ResultKind.ABSENT, event.late_entry_vp)
+            for pk, joined in event.players.filter(joined_round__gt=1)
+            .values_list("pk", "joined_round")
+            for rnd in range(1, min(joined, last + 1)) if (rnd, pk) not in taken]
 
 
 def complete_rounds(event: Event) -> int:

@@ -209,7 +209,8 @@ def complete_rounds(event: Event) -> int:
 
 
 def expected_vp(event: Event, after_round: int) -> dict[str, Decimal]:
-    """Accepted results, byes, and absences of rounds where the player sat at no board."""
+    """Accepted results, byes, absences of rounds where the player sat at no board, and the
+    event's VP for each round a late entry missed."""
     names = dict(event.players.values_list("pk", "name"))
     vp = {name: Decimal(0) for name in names.values()}
     seated = set()
@@ -226,6 +227,8 @@ def expected_vp(event: Event, after_round: int) -> dict[str, Decimal]:
     for absence in Absence.objects.filter(player__event=event, round_number__lte=after_round):
         if (absence.player_id, absence.round_number) not in seated:
             vp[names[absence.player_id]] += absence.vp
+    for pk, joined in event.players.values_list("pk", "joined_round"):
+        vp[names[pk]] += event.late_entry_vp * max(0, min(joined - 1, after_round))
     return vp
 
 

@@ -52,7 +52,9 @@ def not_paired_in(story, number: int, expected: dict[str, str]) -> None:
 def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_corrections(story):
     rng = random.Random(13)
     arbiter = story.arbiter
-    arbiter.creates_event("Autumn Swiss", format="Swiss", rounds_planned=5)
+    # A late entry scores ½ for each round missed, as the event's setting says.
+    arbiter.creates_event("Autumn Swiss", format="Swiss", rounds_planned=5,
+                          late_entry_vp="0.5")
     arbiter.enters_players(*NAMES)
 
     # Round 1: six games and a bye.
@@ -149,6 +151,14 @@ def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_correc
     played = [r1, r2, r3, r4, *story.plays_to_the_end(rng)]
 
     assert played == [1, 2, 3, 4, 5]
+    # Round 1 missed by the late entry counts ½ in the standings (checked against the stored
+    # rows by checks.standings_vp_match); after the last round nobody can join.
+    late_row = next(r for r in checks.standings_csv(story) if r["Name"] == LATE)
+    assert Decimal(late_row["VP"]) == Decimal("0.5") + sum(
+        checks.vp_of(only_result(story, LATE, n), LATE) for n in (2, 3, 4, 5)
+        if checks.results_of(story, LATE, n))
+    with pytest.raises(Refused, match="a player entered now would play no round"):
+        arbiter.enters_players("Too Late")
     checks.every_round_closed(story)
     assert not checks.results_of(story, LATE, 1)
     assert not any(checks.results_of(story, leaving, n) for n in (3, 4, 5))

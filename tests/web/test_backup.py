@@ -36,6 +36,17 @@ def test_a_backup_keeps_board_tokens_when_they_are_free(played_event):
     assert restored == data
 
 
+def test_the_late_entries_vp_travels_and_older_backups_keep_the_default(played_event):
+    from decimal import Decimal
+
+    Event.objects.filter(pk=played_event.pk).update(late_entry_vp=Decimal("0.5"))
+    data = document.export_event(Event.objects.get(pk=played_event.pk))
+    assert data["event"]["late_entry_vp"] == "0.5"
+    assert document.import_event(data, slug="half").late_entry_vp == Decimal("0.5")
+    del data["event"]["late_entry_vp"]  # a backup written before the setting existed
+    assert document.import_event(data, slug="older").late_entry_vp == Decimal("0")
+
+
 def test_an_imported_event_has_the_same_standings(played_event):
     copy = document.import_event(document.export_event(played_event), slug="played-copy")
     original = [(r.place, r.name, r.vp) for r in standings_bridge.standings(played_event, 2)]

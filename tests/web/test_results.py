@@ -94,7 +94,7 @@ def test_accepting_a_conflict_makes_a_new_version_and_keeps_the_old(board, arbit
     assert accepted.version == 3 and accepted.first_scores == B
     statuses = list(Result.objects.filter(board=board).order_by("version")
                     .values_list("status", flat=True))
-    assert statuses == ["superseded", "dismissed", "accepted"]
+    assert statuses == ["superseded", "adopted", "accepted"]
 
 
 def test_a_correction_needs_a_reason_and_supersedes(board, arbiter):

@@ -239,6 +239,7 @@ def test_a_swiss_outside_the_mso_rounds_is_kept_with_a_warning(arbiter_client, e
     form = {"name": event.name, "pairing_system": "swiss", "rounds_planned": rounds,
             "pairing_order": event.pairing_order, "rules_profile": event.rules_profile,
             "time_control": event.time_control, "bye_vp": "1", "absence_vp": "0",
+            "late_entry_vp": "0",
             "first_mover": event.first_mover, "token_grace_minutes": event.token_grace_minutes,
             "print_language": event.print_language}
     saved = arbiter_client.post(url, form, follow=True).content.decode()

@@ -56,6 +56,11 @@ def _joining_round(event: Event) -> int:
     if joined > 1 and event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
         raise ServiceError(_("A round robin cannot take late entries: its table was fixed when "
                              "round 1 was paired."))
+    if joined > 1 and joined > event.rounds_planned:
+        raise ServiceError(ngettext(
+            "The %(n)d planned round is paired: a player entered now would play no round.",
+            "All %(n)d planned rounds are paired: a player entered now would play no round.",
+            event.rounds_planned) % {"n": event.rounds_planned})
     return joined
 
 

@@ -180,7 +180,7 @@ def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Re
     conflict = Result.objects.get(pk=conflict.pk)
     if conflict.status != Result.Status.CONFLICT:
         raise ServiceError(_("This submission is no longer an open conflict."))
-    conflict.status = Result.Status.DISMISSED
+    conflict.status = Result.Status.ADOPTED if accept else Result.Status.DISMISSED
     conflict.save(update_fields=["status"])
     if not accept:
         return conflict

@@ -25,6 +25,6 @@ def lower_slugs(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournament", "0007_paired_over_disputes")]
+    dependencies = [("tournament", "0009_late_entry_vp")]
 
     operations = [migrations.RunPython(lower_slugs, migrations.RunPython.noop)]

@@ -22,9 +22,6 @@ a file with online games instead of silently dropping them.
 
 from __future__ import annotations
 
-import json
-import re
-
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -39,6 +36,8 @@ from games.models import (
     ResultRecord,
     new_seat_token,
 )
+from tournament.core_messages import json_text
+from tournament.json_input import JSONRefused, Limits, read_json
 from tournament.models import Board, Event, HistoryEntry, Result, new_board_token
 
 FORMAT = "ingenious-td-event"
@@ -49,9 +48,10 @@ EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
     "token_grace_minutes", "publish_pairings", "publish_standings", "pairing_order",
-    "print_language",
+    "print_language", "clock_compensation_s",
 ]
-OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en"}
+OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en",
+                         "clock_compensation_s": 180}
 """Fields that older backups lack, with the value that keeps such an event as it was."""
 
 
@@ -59,53 +59,24 @@ class BackupError(ValueError):
     """A backup file that cannot be imported; nothing was written."""
 
 
-_NESTS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
-"""A JSON text's strings (skipped whole) and brackets, for finding where it nests too deep."""
+#: What a backup file may hold: the import page's 20 MB, the reader's nesting limit, and
+#: integers up to 19 digits (a lot's seed is a 64-bit number).
+LIMITS = Limits(max_bytes=20 * 1024 * 1024, max_depth=reader.MAX_DEPTH, max_digits=19)
 
 
 def parse(raw: bytes | str):
     """The JSON document of a backup file, for every way a file comes in (the import page,
     a restored automatic backup, ``import_event``); ``BackupError`` says what is wrong.
 
-    Beside the JSON syntax this refuses what the standard reader lets through to crash a
-    later step: ``NaN`` and ``Infinity`` (no database stores them), and a nest too deep for
-    the reader's recursion, named by line and column (``reader.MAX_DEPTH`` then bounds
-    what remains, with its path)."""
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise BackupError(_("The file is not UTF-8 text (invalid byte at offset "
-                                "%(offset)d).") % {"offset": exc.start}) from None
+    The site's one JSON reader (``tournament.json_input``) refuses what the standard reader
+    lets through to crash a later step: text that is not UTF-8, ``NaN`` and ``Infinity`` (no
+    database stores them), integers of thousands of digits, lone surrogates and a nest too
+    deep for any reader, each with where it is."""
     try:
-        return json.loads(raw, parse_constant=_not_a_number)
-    except RecursionError:
-        line, column = _too_deep_at(raw)
-        raise BackupError(_("The file is not JSON: line %(line)d, column %(column)d: nested "
-                            "more than %(n)d levels deep")
-                          % {"line": line, "column": column, "n": reader.MAX_DEPTH}) from None
-    except ValueError as exc:  # JSONDecodeError, or an integer of thousands of digits
-        raise BackupError(_("The file is not JSON: %(err)s") % {"err": exc}) from None
-
-
-def _not_a_number(name: str):
-    raise ValueError(_("%(text)r is not a number") % {"text": name})
-
-
-def _too_deep_at(text: str) -> tuple[int, int]:
-    """Line and column of the first bracket past ``reader.MAX_DEPTH`` levels."""
-    depth, at = 0, 0
-    for match in _NESTS.finditer(text):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > reader.MAX_DEPTH:
-                at = match.start()
-                break
-        elif token in "]}":
-            depth -= 1
-    line_start = text.rfind("\n", 0, at) + 1
-    return text.count("\n", 0, at) + 1, at - line_start + 1
+        return read_json(raw, LIMITS)
+    except JSONRefused as refused:
+        raise BackupError(_("The file is not a readable backup: %(why)s")
+                          % {"why": json_text(refused)}) from None
 
 
 def _dt(value):

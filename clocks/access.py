@@ -1,4 +1,4 @@
-"""Re-checking a board token on every press, cheaply.
+"""Re-checking a board token on every press, cheaply; an arbiter's rights on every command.
 
 A board link must stop working the moment the arbiter revokes or reissues it, or its round
 closes, so every press re-checks the token. The full check (``tournament.tokens.board_for_token``)
@@ -15,9 +15,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 
-from tournament.models import Board, Round
+from tournament.models import Board, Event, Round
 from tournament.tokens import board_for_token
 
 
@@ -43,6 +44,17 @@ def recheck(board_id: int, token: str) -> None:
     """Raise ``TokenRefused`` (with the reason) if ``token`` no longer opens the board."""
     if not still_open(board_id, token):
         board_for_token(token)
+
+
+def still_arbiter(event: Event, user) -> bool:
+    """Whether ``user`` is an arbiter of ``event`` now, read afresh: a socket's user was loaded
+    when it connected, and an arbiter removed from the event (or an account made inactive or
+    stripped of superuser rights) since then must lose control of the clocks at once, as a
+    revoked token does. Arbiter commands are rare: two small queries each are nothing."""
+    if user is None or not user.is_authenticated:
+        return False
+    fresh = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
+    return fresh is not None and event.is_arbiter(fresh)
 
 
 #: Checks another app registers (in its ``AppConfig.ready``) to stop the players' own presses

@@ -11,3 +11,9 @@ class ClocksConfig(AppConfig):
         from tournament.board_attachments import register
 
         register("clocks", started_clocks)
+
+        from clocks import services
+        from tournament import signals
+
+        signals.result_stored.connect(services.on_result_stored, dispatch_uid="clocks-result")
+        signals.round_closed.connect(services.on_round_closed, dispatch_uid="clocks-closed")

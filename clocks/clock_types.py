@@ -11,9 +11,10 @@ from enum import StrEnum
 
 __all__ = [
     "AdjustKind", "AlreadyStartedError", "ArbiterAction", "ClockError", "ClockFinishedError",
-    "Finish", "FinishKind", "IgnoredReason", "InvalidAmountError", "MissingArgumentError",
+    "Dated", "Finish", "FinishKind", "IgnoredReason", "InvalidAmountError", "MissingArgumentError",
     "NegativeTimeError", "NotPausedError", "NotRunningError", "NotStartedError",
-    "NothingToCorrectError", "Press", "Side", "SideClock", "SideFlaggedError", "Status",
+    "NothingToCorrectError", "Press", "Reconciliation", "Side", "SideClock", "SideFlaggedError",
+    "Status", "TurnRecord", "UnknownChoiceError",
 ]  # fmt: skip
 
 
@@ -51,6 +52,17 @@ class IgnoredReason(StrEnum):
     AHEAD = "ahead"  # the client claims a press number the server has not reached
     FLAGGED = "flagged"  # the pressing side's time has run out
     NOT_YOUR_TURN = "not_your_turn"
+    # reported only for presses that carry the device's measurement (the board page's protocol)
+    DUPLICATE = "duplicate"  # this press was counted already: its copy changes nothing
+    ARBITER = "arbiter"  # the arbiter changed the clock after the device's last snapshot
+
+
+class Dated(StrEnum):
+    """Where a measured press was dated on the server's timeline, and why."""
+
+    DEVICE = "device"  # where the device saw it: the gap is explained and within the budget
+    ARRIVAL = "arrival"  # the device measured no less than the server saw pass: nothing to move
+    BUDGET = "budget"  # on arrival, because the game's compensation budget would be exceeded
 
 
 class AdjustKind(StrEnum):
@@ -94,7 +106,11 @@ class NegativeTimeError(ClockError):
 
 
 class InvalidAmountError(ClockError, ValueError):
-    """An adjustment amount that is not a whole, non-negative number of milliseconds."""
+    """An adjustment amount that is not a whole number of milliseconds from 0 to one day."""
+
+
+class UnknownChoiceError(ClockError, ValueError):
+    """A side, adjustment kind or finish kind that does not exist (``"C"``, ``"explode"``)."""
 
 
 class MissingArgumentError(ClockError, ValueError):
@@ -127,6 +143,31 @@ class Press:
     side: Side
     at_ms: int
     remaining_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciliation:
+    """How a press measured by the board's device was placed: ``late_ms`` is how much earlier
+    than its arrival it was dated (0 on arrival), ``cost_ms`` how much of the game's budget
+    that took (presses queued in one outage share its time: see ``ClockState._budget_cost``),
+    ``unflagged`` whether it withdrew a flag."""
+
+    measured_ms: int
+    late_ms: int
+    dated: Dated
+    cost_ms: int = 0
+    unflagged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """The turn a flag ended, kept until the next change so that a late press measured by the
+    device can show that the side pressed in time (the flag is then withdrawn)."""
+
+    side: Side
+    started_ms: int  # start of the turn's last running stretch
+    elapsed_ms: int  # the turn's time before that stretch
+    press_number: int
 
 
 @dataclass(frozen=True, slots=True)

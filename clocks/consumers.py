@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -29,8 +28,11 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from clocks import access, services
+from clocks import access, links, services
+from clocks.clock import IgnoredReason
 from clocks.services import ClockRefused
+from tournament.core_messages import json_text
+from tournament.json_input import JSONRefused, read_json
 from tournament.models import Board, Round
 from tournament.permissions import visible_boards
 from tournament.tokens import TokenRefused, board_for_token
@@ -38,6 +40,7 @@ from tournament.tokens import TokenRefused, board_for_token
 REFUSED_CLOSE_CODE = 4403
 HALL_BATCH_S = 0.25
 ARBITER_COMMANDS = frozenset({"start", "pause", "resume", "adjust", "correct", "finish"})
+MAX_MEASURED_MS = 86_400_000  # a turn the device measured: at most a day, the longest control
 
 
 class BadMessage(Exception):
@@ -67,6 +70,19 @@ def _text(content: dict, key: str, required: bool = False) -> str:
     return value
 
 
+def _measured(content: dict) -> services.Measured | None:
+    """The device's measurement of a press (``elapsed_ms``, ``epoch``), if it sent one."""
+    if "elapsed_ms" not in content:
+        return None
+    elapsed, epoch = _int(content, "elapsed_ms"), _int(content, "epoch")
+    if not 0 <= elapsed <= MAX_MEASURED_MS:
+        raise BadMessage(_("'elapsed_ms' must be between 0 and %(max)d.")
+                         % {"max": MAX_MEASURED_MS})
+    if epoch < 0:
+        raise BadMessage(_("'epoch' must not be negative."))
+    return services.Measured(elapsed, epoch)
+
+
 def _amount_ms(content: dict) -> int:
     if "ms" in content:
         return _int(content, "ms")
@@ -75,7 +91,10 @@ def _amount_ms(content: dict) -> int:
 
 def run_arbiter_command(board: Board, content: dict, user) -> services.Outcome:
     """Carry out one arbiter command on ``board`` (runs in a worker thread), through the
-    board's owner if another app owns its clock (``access.owned_command``)."""
+    board's owner if another app owns its clock (``access.owned_command``). The rights are
+    read again for every command (``access.still_arbiter``)."""
+    if not access.still_arbiter(board.round.event, user):
+        raise BadMessage(_("Only an arbiter of this event may do that."))
     return access.owned_command(board, content, lambda: _arbiter_command(board, content, user))
 
 
@@ -154,9 +173,9 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
                 _("The message is %(size)d bytes; the limit is %(limit)d bytes.")
                 % {"size": size, "limit": settings.WEBSOCKET_MESSAGE_LIMIT})
         try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            return await self.error(_("The message is not valid JSON."))
+            content = read_json(text_data or "")
+        except JSONRefused as refused:
+            return await self.error(json_text(refused))
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             return await self.error(_("A message must be a JSON object with a \"type\"."))
         try:
@@ -218,15 +237,52 @@ class BoardSocket(ClockSocket):
         if kind == "sync":
             return await self.send_snapshot()
         if kind == "press":
-            side, number = _side(content), _int(content, "press")
-            return await self.reply(await database_sync_to_async(self._press)(side, number))
+            arrived = services.now_ms()  # the press is dated here, not when it gets the lock
+            side, number, measured = _side(content), _int(content, "press"), _measured(content)
+            try:
+                outcome = await database_sync_to_async(self._press)(side, number, measured,
+                                                                    arrived)
+            except (BadMessage, ClockRefused) as refused:
+                if measured is None:
+                    raise
+                # answered as a press, or the page would keep sending it from its queue
+                snap = await database_sync_to_async(services.snapshot)(self.board)
+                return await self.send_json({
+                    "type": "pressed", "side": side, "press": number, "status": "refused",
+                    "reason": "refused", "message": str(refused), "clock": snap})
+            if measured is None:
+                return await self.reply(outcome)
+            return await self.send_json(press_reply(side, number, outcome))
+        if kind == "ping":  # the board page's heartbeat: it counts a missed pong as offline
+            await self.send_json({"type": "pong"})
+            return await self.heard()
         if kind in ARBITER_COMMANDS:
             return await self.arbiter_command(self.board, content)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
-    def _press(self, side: str, number: int) -> services.Outcome:
+    def _press(self, side: str, number: int, measured: services.Measured | None,
+               arrived: int) -> services.Outcome:
         """Carry out a press (in a worker thread); who may press depends on the socket."""
         raise NotImplementedError
+
+    async def heard(self) -> None:
+        """A heartbeat arrived: the board's link is watched on the board socket only."""
+
+
+def press_reply(side: str, number: int, outcome: services.Outcome) -> dict[str, Any]:
+    """The answer to a press the device measured, whatever became of it: the page keeps it in
+    its queue until this arrives, and shows refused presses with the reason."""
+    reason = outcome.ignored
+    status = ("accepted" if reason is None
+              else "duplicate" if reason is IgnoredReason.DUPLICATE else "refused")
+    reply: dict[str, Any] = {"type": "pressed", "side": side, "press": number,
+                             "status": status, "clock": outcome.snapshot}
+    if reason is not None:
+        reply |= {"reason": reason.value, "message": services.ignored_message(reason)}
+    rec = outcome.reconciled
+    if rec is not None:
+        reply |= {"late_ms": rec.late_ms, "dated": rec.dated.value}
+    return reply
 
 
 def _is_arbiter(board: Board, user) -> bool:
@@ -245,20 +301,57 @@ class BoardConsumer(BoardSocket):
         await self.accept()
         await self.join(services.board_group(self.board.pk))
         await self.send_snapshot()
+        self.last_heard, self.silent = services.now_ms(), False
+        await self.report_link()
+        # from the start: a Wi-Fi that drops before the page's first ping is an outage too
+        self.watchdog = asyncio.create_task(self._watch())
+
+    async def report_link(self, silent_since: int | None = None, gone: bool = False) -> None:
+        await database_sync_to_async(links.socket_state)(
+            self.board.pk, self.board.round_id, self.channel_name, services.now_ms(),
+            silent_since, gone)
+
+    async def heard(self) -> None:
+        """A heartbeat: one after a silence reports the device live again."""
+        self.last_heard = services.now_ms()
+        if self.silent:
+            self.silent = False
+            await self.report_link()
+
+    async def _watch(self) -> None:
+        """Report the device offline once its heartbeat is silent for ``links.SILENT_MS``: a
+        Wi-Fi that drops leaves the socket open on this side for minutes."""
+        while True:
+            await asyncio.sleep(1)
+            if not self.silent and services.now_ms() - self.last_heard > links.SILENT_MS:
+                self.silent = True
+                await self.report_link(silent_since=self.last_heard)
+
+    async def disconnect(self, code):
+        if getattr(self, "watchdog", None) is not None:
+            self.watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.watchdog
+        if hasattr(self, "last_heard"):
+            await self.report_link(gone=True)
+        await super().disconnect(code)
 
     def _load(self, token: str) -> tuple[Board, bool]:
         board = board_for_token(token)
         services.clock_for(board)
         return board, _is_arbiter(board, self.scope.get("user"))
 
-    def _press(self, side: str, number: int) -> services.Outcome:
+    def _press(self, side: str, number: int, measured: services.Measured | None,
+               arrived: int) -> services.Outcome:
         access.recheck(self.board.pk, self.board.token)  # a token revoked since connecting
-        refusal = None if self.is_arbiter else access.press_refusal(self.board.pk)
+        user = self.scope.get("user")
+        arbiter = self.is_arbiter and access.still_arbiter(self.board.round.event, user)
+        refusal = None if arbiter else access.press_refusal(self.board.pk)
         if refusal:
             raise BadMessage(refusal)
-        user = self.scope.get("user")
-        who = user.get_username() if self.is_arbiter else f"player {side}"
-        return services.press(self.board, side, number, who=who, user=user)
+        who = user.get_username() if arbiter else f"player {side}"
+        return services.press(self.board, side, number, who=who, user=user, measured=measured,
+                              arrived_ms=arrived)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:
@@ -290,11 +383,13 @@ class SpectateConsumer(BoardSocket):
         services.clock_for(board)
         return board, _is_arbiter(board, self.scope.get("user"))
 
-    def _press(self, side: str, number: int) -> services.Outcome:
-        if not self.is_arbiter:
-            raise BadMessage(_("Spectators cannot press the clock."))
+    def _press(self, side: str, number: int, measured: services.Measured | None,
+               arrived: int) -> services.Outcome:
         user = self.scope["user"]
-        return services.press(self.board, side, number, who=user.get_username(), user=user)
+        if not (self.is_arbiter and access.still_arbiter(self.board.round.event, user)):
+            raise BadMessage(_("Spectators cannot press the clock."))
+        return services.press(self.board, side, number, who=user.get_username(), user=user,
+                              measured=measured, arrived_ms=arrived)
 
 
 class HallConsumer(ClockSocket):
@@ -336,6 +431,10 @@ class HallConsumer(ClockSocket):
         if self.flusher is None or self.flusher.done():
             self.flusher = asyncio.create_task(self._flush_soon())
 
+    async def clock_link(self, event):
+        """A board's link changed (rare): sent at once, not batched."""
+        await self.send_json({"type": "link", "board": event["board"], "link": event["link"]})
+
     async def _flush_soon(self) -> None:
         loop = asyncio.get_running_loop()
         await asyncio.sleep(max(0.0, self.last_flush + HALL_BATCH_S - loop.time()))
@@ -345,11 +444,17 @@ class HallConsumer(ClockSocket):
             await self.send_json({"type": "hall", "boards": boards})
 
     async def receive_json(self, content, **kwargs):
+        # the hall is for arbiters only: someone removed from the event since connecting loses
+        # it at their next message, as a revoked token loses the board at its next press
+        user = self.scope.get("user")
+        if not await database_sync_to_async(access.still_arbiter)(self.round.event, user):
+            return await self.refuse(_("Only an arbiter of this event may open the clock hall."),
+                                     accepted=True)
         kind = content["type"]
         if kind == "sync":
             boards = await database_sync_to_async(services.round_snapshots)(self.round)
             return await self.send_json({"type": "hall", "boards": boards})
-        if kind in ("start_round", "pause_round", "resume_round"):
+        if kind in ("start_round", "pause_round", "resume_round", "stop_round"):
             service = getattr(services, kind)
             user = self.scope["user"]
             count = await database_sync_to_async(service)(
@@ -358,6 +463,9 @@ class HallConsumer(ClockSocket):
         if kind in ARBITER_COMMANDS:
             board = await database_sync_to_async(self._board)(_int(content, "board"))
             return await self.arbiter_command(board, content)
+        if kind == "seen":  # the arbiter has looked at a board's reconciled presses
+            board = await database_sync_to_async(self._board)(_int(content, "board"))
+            return await database_sync_to_async(links.seen)(board.pk, board.round_id)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
     def _board(self, board_id: int) -> Board:

@@ -27,6 +27,10 @@ class Clock(models.Model):
     deadline_ms = models.BigIntegerField(_("next deadline (ms)"), null=True, blank=True,
                                          db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
+    #: The board device's link as the hall shows it (``clocks.links``): its open sockets (by
+    #: channel name: live, or silent since when), since when no socket is live, and the
+    #: reconciled presses the arbiter has not looked at yet. Written on changes of the link only.
+    link = models.JSONField(_("link"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("clock")

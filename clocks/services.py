@@ -25,9 +25,9 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clocks import access, links, rows, server_context
 from clocks import clock as core
-from clocks import rows, server_context
-from clocks.clock import ClockState, IgnoredReason, Press, Side
+from clocks.clock import ClockState, IgnoredReason, Press, Reconciliation, Side
 from clocks.models import Clock, ClockLogEntry, compact
 from tournament.models import Board, Round
 
@@ -62,6 +62,7 @@ class Outcome:
     changed: bool
     press: Press | None = None
     ignored: IgnoredReason | None = None
+    reconciled: Reconciliation | None = None
 
 
 def refusal_message(error: core.ClockError) -> str:
@@ -73,7 +74,11 @@ def refusal_message(error: core.ClockError) -> str:
         core.NotPausedError: _("The clock is not paused."),
         core.ClockFinishedError: _("This clock is finished."),
         core.NegativeTimeError: _("That would leave a side with less than zero time."),
-        core.InvalidAmountError: _("The amount must be a whole, non-negative number."),
+        core.InvalidAmountError: _("The amount must be a whole number of milliseconds from 0 to "
+                                   "%(limit)s (one day).") % {"limit": f"{core.MAX_ADJUST_MS:,}"},
+        core.UnknownChoiceError: _("Unknown side or kind: the side is A or B; an adjustment "
+                                   "is add, subtract or set; a finish is completed, resigned "
+                                   "or arbiter."),
         core.MissingArgumentError: _("A reason (and, where needed, the side) is required."),
         core.SideFlaggedError: _("That side's time has run out: add time to it first."),
         core.NothingToCorrectError: _("That side already has the turn."),
@@ -91,7 +96,23 @@ def ignored_message(reason: IgnoredReason) -> str:
         IgnoredReason.AHEAD: _("That press did not match the clock and was ignored."),
         IgnoredReason.FLAGGED: _("This side's time has run out."),
         IgnoredReason.NOT_YOUR_TURN: _("It is not this side's turn."),
+        IgnoredReason.DUPLICATE: _("That press was counted already."),
+        IgnoredReason.ARBITER: _("The arbiter changed the clock after this press was made, so "
+                                 "it was not counted."),
     }[reason]
+
+
+def reconciliation_text(number: int, rec: Reconciliation) -> str:
+    """The line the hall shows for a press the device measured (the log keeps its numbers)."""
+    values = {"n": number, "measured": rec.measured_ms / 1000, "late": rec.late_ms / 1000}
+    if rec.dated == "budget":
+        return _("press %(n)d, measured by the board: %(measured).1f s, dated on arrival: the "
+                 "game's compensation budget is used up") % values
+    if rec.dated == "arrival":
+        return _("press %(n)d, measured by the board: %(measured).1f s, on time") % values
+    text = _("press %(n)d, measured by the board: %(measured).1f s, arrived %(late).1f s "
+             "late") % values
+    return text + (_(", the flag withdrawn") if rec.unflagged else "")
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -150,7 +171,13 @@ def round_snapshots(round_: Round, now: int | None = None) -> list[dict[str, Any
     now = now_ms() if now is None else now
     boards = (round_.boards.select_related("round__event", "clock")
               .filter(second__isnull=False).order_by("number"))
-    return [payload(board, _stored_state(board), now) for board in boards]
+    return [{**payload(board, _stored_state(board), now), "link": _link(board)}
+            for board in boards]
+
+
+def _link(board: Board) -> dict[str, Any]:
+    clock = getattr(board, "clock", None)
+    return links.public({} if clock is None else clock.link)
 
 
 def presses(board: Board) -> list[Press]:
@@ -231,9 +258,9 @@ class HeldClock:
     at the commit is published once. Every single command below is a held clock of one change.
     """
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, arrived_ms: int | None = None) -> None:
         self.clock = _locked(board)
-        self.now = now_ms()
+        self.now = now_ms() if arrived_ms is None else arrived_ms
         self.pending: list[ClockLogEntry] = []
         self.changed = False
         self.state, _detail = _apply(self.clock, self.clock.core, Action.FLAG, FLAG_TIMER, None,
@@ -248,10 +275,15 @@ class HeldClock:
         self.state, detail = _apply(self.clock, self.state, action, who, user, self.now, change,
                                     self.pending)
         return Outcome(self.snapshot, len(self.pending) > logged, detail.get("_press"),
-                       detail.get("_ignored"))
+                       detail.get("_ignored"), detail.get("_reconciled"))
 
-    def press(self, side: Side | str, press_number: int, *, who: str) -> Outcome:
-        return self.change(Action.PRESS, who, None, _press_change(Side(side), press_number))
+    def press(self, side: Side | str, press_number: int, *, who: str,
+              measured: Measured | None = None) -> Outcome:
+        """A press under the held lock; ``measured`` as for ``press`` below (an online seat's
+        reported move time, with its cap)."""
+        budget_ms = 0 if measured is None else _budget_ms(self.clock.board)
+        change = _press_change(Side(side), press_number, measured, budget_ms)
+        return self.change(Action.PRESS, who, None, change)
 
     def correct(self, turn: Side | str, *, reason: str, who: str) -> Outcome:
         return self.change(Action.CORRECT, who, None, _correct_change(turn, reason))
@@ -280,13 +312,18 @@ class HeldClock:
             robust=True)
 
 
-def _change(board: Board, action: str, who: str, user, change: Change | None) -> Outcome:
+def _change(board: Board, action: str, who: str, user, change: Change | None,
+            arrived_ms: int | None = None) -> Outcome:
+    """One command under the clock's lock, dated ``arrived_ms`` when the caller noted when it
+    arrived (a press: not when its transaction got the lock, which the flag rule would read)."""
     with transaction.atomic():
-        held = HeldClock(board)
+        held = HeldClock(board, arrived_ms)
         done = None if change is None else held.change(action, who, user, change)
         held.store()
         held.publish()
-    return Outcome(held.snapshot, held.changed, done and done.press, done and done.ignored)
+    if done is None:
+        return Outcome(held.snapshot, held.changed)
+    return Outcome(held.snapshot, held.changed, done.press, done.ignored, done.reconciled)
 
 
 def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
@@ -380,28 +417,71 @@ def start(board: Board, *, who: str, user=None) -> Outcome:
     return _change(board, Action.START, who, user, lambda s, now: (s.start(now), {}))
 
 
-def _press_change(side: Side, press_number: int) -> Change:
+@dataclass(frozen=True)
+class Measured:
+    """What a device sent with a press: the turn's running time on its own clock and, from the
+    board's device, the arbiter epoch of its last snapshot; ``cap_ms`` for a player's own
+    device (an online seat: lag compensation, at most that much per press). See
+    ``ClockState.press``."""
+
+    elapsed_ms: int
+    epoch: int | None = None
+    cap_ms: int | None = None
+
+
+#: An online seat's lag is credited up to this much per move (lichess credits about as much).
+ONLINE_LAG_CAP_MS = 1_000
+
+
+def _press_change(side: Side, press_number: int, measured: Measured | None = None,
+                  budget_ms: int = 0) -> Change:
     def change(state: ClockState, now: int):
-        result = state.press(side, press_number, now)
+        if measured is None:
+            result = state.press(side, press_number, now)
+        else:
+            result = state.press(side, press_number, now, measured_ms=measured.elapsed_ms,
+                                 epoch=measured.epoch, budget_ms=budget_ms,
+                                 cap_ms=measured.cap_ms)
+        rec = result.reconciled
         if result.press is None:
-            return result.state, {"_ignored": result.ignored}
+            return result.state, {"_ignored": result.ignored, "_reconciled": rec}
         p = result.press
-        return result.state, {
+        detail: dict[str, Any] = {
             "press": {"number": p.number, "side": p.side.value, "at_ms": p.at_ms,
                       "remaining_ms": p.remaining_ms},
-            "_press": p,
+            "_press": p, "_reconciled": rec,
         }
+        if rec is not None:
+            detail["reconciled"] = {
+                "measured_ms": rec.measured_ms, "late_ms": rec.late_ms,
+                "dated": rec.dated.value, "budget_used_ms": rec.cost_ms,
+                "unflagged": rec.unflagged,
+            }
+        return result.state, detail
 
     return change
 
 
-def press(board: Board, side: Side | str, press_number: int, *, who: str, user=None) -> Outcome:
+def press(board: Board, side: Side | str, press_number: int, *, who: str, user=None,
+          measured: Measured | None = None, arrived_ms: int | None = None) -> Outcome:
     """``side`` ends its turn; ``press_number`` is the last press number its client saw.
 
     Ignored presses (duplicates, delayed, out of turn) change nothing and are not logged; the
-    outcome says why, so the client can show it and resync from the snapshot.
+    outcome says why, so the client can show it and resync from the snapshot. A press
+    ``measured`` by the board's device is reconciled within the event's compensation budget
+    (docs/clock.md); ``arrived_ms`` is when it reached the server.
     """
-    return _change(board, Action.PRESS, who, user, _press_change(Side(side), press_number))
+    change = _press_change(Side(side), press_number, measured, _budget_ms(board))
+    outcome = _change(board, Action.PRESS, who, user, change, arrived_ms)
+    if links.worth_a_look(outcome.reconciled):
+        links.mark(board.pk, board.round_id,
+                   reconciliation_text(press_number + 1, outcome.reconciled))
+    return outcome
+
+
+def _budget_ms(board: Board) -> int:
+    """The game's compensation budget: the event's setting (``Event.clock_compensation_s``)."""
+    return board.round.event.clock_compensation_s * 1000
 
 
 def pause(board: Board, *, who: str, user=None) -> Outcome:
@@ -417,15 +497,8 @@ def adjust(board: Board, side: Side | str, kind: str, amount_ms: int, *, reason:
     detail = {"side": str(side), "kind": str(kind), "amount_ms": amount_ms, "reason": reason,
               "turn": None if turn is None else str(turn)}
 
-    def change(state: ClockState, now: int):
-        try:
-            return state.adjust(side, kind, amount_ms, now, reason=reason, turn=turn), detail
-        except ValueError as error:
-            if isinstance(error, core.ClockError):
-                raise
-            raise ClockRefused(_("Unknown side or kind of adjustment.")) from error
-
-    return _change(board, Action.ADJUST, who, user, change)
+    return _change(board, Action.ADJUST, who, user, lambda s, now: (
+        s.adjust(side, kind, amount_ms, now, reason=reason, turn=turn), detail))
 
 
 def _correct_change(turn: Side | str, reason: str) -> Change:
@@ -447,6 +520,36 @@ def finish(board: Board, kind: str, *, who: str, user=None, reason: str = "",
     return _change(board, Action.FINISH, who, user, _finish_change(kind, reason, side))
 
 
+def _game_over(state: ClockState, now: int) -> ClockState:
+    """A started clock still open is finished as completed; any other is left as it is."""
+    if state.started_at_ms is None or state.finished is not None:
+        return state
+    return state.finish("completed", now)
+
+
+def stop_for_result(board: Board, *, who: str) -> Outcome | None:
+    """A result was stored for ``board``: its game is over, so its clock stops (a clock that
+    never started or has finished stays as it is). Clocks another app drives (online games,
+    ``access.press_refusal``) are stopped by that app with its last move, not here."""
+    if board.is_bye or access.press_refusal(board.pk) is not None:
+        return None
+    return _change(board, Action.FINISH, who, None,
+                   lambda s, now: (_game_over(s, now), {"kind": "completed", "reason": who}))
+
+
+def on_result_stored(sender, *, event, result, **kwargs) -> None:
+    """``tournament.signals.result_stored``: a stored result ends the game (a resignation, a
+    confirmed scoresheet, the arbiter's entry), so the board's clock stops in the same
+    transaction."""
+    stop_for_result(result.board, who="result")
+
+
+def on_round_closed(sender, *, event, number, **kwargs) -> None:
+    """``tournament.signals.round_closed``: nothing of a closed round keeps ticking, whatever
+    its boards' results said."""
+    stop_round(event.rounds.get(number=number), who="round closed")
+
+
 def apply_flags(board: Board) -> Outcome:
     """Store the flags that fell due (the flag timer's write), each at its exact deadline."""
     return _change(board, Action.FLAG, FLAG_TIMER, None, None)
@@ -456,12 +559,15 @@ def apply_flags(board: Board) -> Outcome:
 
 
 def _round_change(round_: Round, action: str, who: str, user,
-                  change: Callable[[ClockState, int], ClockState | None]) -> int:
+                  change: Callable[[ClockState, int], ClockState | None],
+                  create: bool = True) -> int:
     """Apply ``change`` to every clock of the round at one instant; boards it does not concern
-    (``change`` returns None) are left alone. Returns how many clocks changed."""
+    (``change`` returns None) are left alone. Returns how many clocks changed. ``create``:
+    give boards without a clock row theirs first (a command that only stops clocks need not)."""
     if round_.status == Round.Status.DRAFTED:
         raise ClockRefused(_("Round %(n)d is not published yet.") % {"n": round_.number})
-    ensure_clocks(round_)
+    if create:
+        ensure_clocks(round_)
     changed: list[tuple[Board, dict[str, Any]]] = []
     with transaction.atomic():
         clocks = list(
@@ -494,6 +600,14 @@ def pause_round(round_: Round, *, who: str, user=None) -> int:
     """Pause every running clock of the round."""
     return _round_change(round_, Action.PAUSE, who, user,
                          lambda s, now: s.pause(now) if s.running is not None else None)
+
+
+def stop_round(round_: Round, *, who: str, user=None) -> int:
+    """Stop every started clock of the round for good (the hall's "Stop all clocks", and a
+    closed round: its games are over, nothing of it may keep ticking)."""
+    return _round_change(round_, Action.FINISH, who, user,
+                         lambda s, now: None if s.started_at_ms is None or s.finished
+                         else s.finish("completed", now), create=False)
 
 
 def resume_round(round_: Round, *, who: str, user=None) -> int:

@@ -30,7 +30,7 @@ from tournament.models import Round
 from tournament.permissions import visible_boards
 from tournament.tokens import TokenRefused
 
-MOVE_KEYS = frozenset({"type", "move", "placement", "number"})
+MOVE_KEYS = frozenset({"type", "move", "placement", "number", "think_ms"})
 
 
 class GameSocket(ClockSocket):
@@ -151,4 +151,6 @@ class WatchConsumer(GameSocket):
             round__status=Round.Status.DRAFTED)
         return (OnlineGame.objects.select_related("board__round__event", "board__first",
                                                   "board__second")
-                .filter(board_id=board_id, board__in=boards).first())
+                # board__pk, not board_id: Django bounds a pk lookup to the column's range (an
+                # id past 64 bits finds nothing), not a foreign key's (SQLite's OverflowError)
+                .filter(board__pk=board_id, board__in=boards).first())

@@ -21,7 +21,8 @@ from django.utils.translation import ngettext_lazy, pgettext_lazy
 from games.dealt import MoveRefused
 from games.engine import EngineError
 from games.engine.messages import Message
-from tournament.core_messages import say
+from tournament.core_messages import JSON_DETAILS, json_text, say
+from tournament.json_input import JSONRefused
 
 __all__ = ["JSON_DETAILS", "MOVE_MSGIDS", "MSGIDS", "engine_text", "move_refusal_text"]
 
@@ -36,6 +37,7 @@ MSGIDS: dict[str, Promise] = {
     "unknown_form": _("unknown record form '%(form)s' (text or json)"),
     "too_large": _("the record is too large (%(size)s characters; the limit is %(limit)s)"),
     "json_invalid": _("not valid JSON: %(detail)s"),
+    "json_refused": _("not accepted as a JSON record: %(reason)s"),
     "tag_after_action": _("tag after the first action (tags come first)"),
     "tag_twice": _("tag '%(name)s' appears twice"),
     "tag_malformed": _("malformed tag '%(text)s' (expected [Name \"value\"])"),
@@ -167,29 +169,13 @@ MSGIDS: dict[str, Promise] = {
 }
 
 
-#: What Python's JSON parser says (the ``detail`` of ``json_invalid``: a reason inside the
-#: engine's), in the reader's language. A text not listed (another Python version) is shown as
-#: the parser wrote it.
-JSON_DETAILS: dict[str, Promise] = {
-    "Expecting value": pgettext_lazy("JSON parser", "Expecting value"),
-    "Expecting property name enclosed in double quotes": pgettext_lazy(
-        "JSON parser", "Expecting property name enclosed in double quotes"),
-    "Expecting ':' delimiter": pgettext_lazy("JSON parser", "Expecting ':' delimiter"),
-    "Expecting ',' delimiter": pgettext_lazy("JSON parser", "Expecting ',' delimiter"),
-    "Extra data": pgettext_lazy("JSON parser", "Extra data"),
-    "Unterminated string starting at": pgettext_lazy("JSON parser",
-                                                     "Unterminated string starting at"),
-    "Invalid control character at": pgettext_lazy("JSON parser", "Invalid control character at"),
-    "Invalid \\escape": pgettext_lazy("JSON parser", "Invalid \\escape"),
-    "Invalid \\uXXXX escape": pgettext_lazy("JSON parser", "Invalid \\uXXXX escape"),
-}
-
-
 def engine_text(error: EngineError | Message) -> str:
     """The engine's reason in the active language, a reason nested in it translated too."""
     params = error.params
     if error.code == "json_invalid":
         params = {**params, "detail": JSON_DETAILS.get(params["detail"], params["detail"])}
+    elif error.code == "json_refused" and isinstance(params["reason"], JSONRefused):
+        params = {**params, "reason": json_text(params["reason"])}
     return say(MSGIDS, error.code, params, _inner)
 
 

@@ -353,6 +353,17 @@ def sync(game: OnlineGame) -> dict[str | None, dict]:
     return _views(game, table, held.snapshot)
 
 
+def _think_ms(data: dict) -> tuple[dict, int | None]:
+    """The move without ``think_ms``, and that: the client's own measure of its turn, whose
+    difference with the server's (network lag) is credited within bounds (docs/clock.md)."""
+    if "think_ms" not in data:
+        return data, None
+    think = data["think_ms"]
+    if type(think) is not int or not 0 <= think <= 86_400_000:
+        raise OnlineRefused(_("'think_ms' must be a whole number between 0 and 86400000."))
+    return {k: v for k, v in data.items() if k != "think_ms"}, think
+
+
 @transaction.atomic
 def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> Played:
     """Apply one move sent by ``seat`` (see the module docstring).
@@ -366,6 +377,7 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
         raise OnlineRefused(_("This link plays seat %(seat)s.") % {"seat": seat})
     if data.get("move") == "flag" or "clock" in data:
         raise OnlineRefused(_("Time is the server's: the clock says when a flag falls."))
+    data, think = _think_ms(data)
     online_rows.lock(game)
     if link is not None:
         check_link(game, seat, link)
@@ -396,7 +408,10 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
         table.moves[-1]["clock"] = seconds
         table.note_clock(seat, seconds)
     elif step.ends_turn and not table.over:
-        outcome = held.press(seat, clock["press_number"], who=f"online {seat}")
+        measured = None if think is None else clock_services.Measured(
+            think, cap_ms=clock_services.ONLINE_LAG_CAP_MS)
+        outcome = held.press(seat, clock["press_number"], who=f"online {seat}",
+                             measured=measured)
         if outcome.ignored is not None:  # the clock will not take the turn: the move does not stand
             table = _replay(game)
             _apply_flags(table, held.snapshot)

@@ -17,9 +17,10 @@ from clocks.services import ClockRefused
 from games import online
 from games.models import OnlineGame
 from tournament import site_address
-from tournament.models import Event, Round
+from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required
 from tournament.printing.svg import qr_svg
+from tournament.request_input import column_range, whole_number
 
 
 def _round(event: Event, number: int) -> Round:
@@ -77,9 +78,10 @@ def online_event_action(request, event: Event, action: str):
                                     "already stay online."))
     else:
         messages.error(request, _("Unknown action %(action)r.") % {"action": action})
-    number = request.POST.get("round", "")
-    if number.isdigit() and event.rounds.filter(number=int(number)).exists():
-        return redirect("online_round", event.slug, int(number))
+    number = whole_number(request.POST.get("round"), label=_("Round"),
+                          column=column_range(Round, "number"), required=False)
+    if number is not None and event.rounds.filter(number=number).exists():
+        return redirect("online_round", event.slug, number)
     return redirect("arbiter_dashboard", event.slug)
 
 
@@ -101,8 +103,8 @@ def online_round_action(request, event: Event, number: int, action: str):
                                                "%(count)d clocks started.", count)
                              % {"count": count})
         elif action == "reissue":
-            game = get_object_or_404(OnlineGame, board__round=round_,
-                                     board__number=request.POST.get("board") or 0)
+            game = get_object_or_404(OnlineGame, board__round=round_, board__number=whole_number(
+                request.POST.get("board"), label=_("Board"), column=column_range(Board, "number")))
             seat = request.POST.get("seat")
             if seat not in ("A", "B"):
                 raise online.OnlineRefused(_("Seat must be A or B."))

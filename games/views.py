@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
@@ -25,12 +23,17 @@ from games.services import (
     submit_record,
     verified_record,
 )
+from tournament.core_messages import json_text
+from tournament.json_input import JSONRefused, Limits, read_json
 from tournament.models import Board
 from tournament.permissions import arbiter_required, visible_boards
+from tournament.request_input import column_range, whole_number
 from tournament.tokens import TokenRefused, board_for_token
 
 SUBMISSIONS_PER_10_MIN = 20
 ENTRIES_PER_MINUTE = 120
+#: A live scoresheet entry is a few fields: far below the default size, and never nested.
+LIVE_JSON = Limits(max_bytes=16 * 1024, max_depth=4)
 
 
 def _api_error(status: int, code: str, message: str, line: int | None = None) -> JsonResponse:
@@ -179,9 +182,10 @@ def api_submit(request):
             return _api_error(403, "not_authorised", _(
                 "Give the board token (Authorization: Board <token>) or log in; "
                 "a session needs the CSRF token."))
-        board = Board.objects.select_related("round__event").filter(
-            pk=request.GET.get("board") if request.GET.get("board", "").isdigit() else None
-        ).first()
+        # junk in ?board= is the middleware's 400 in this API's error shape
+        board = Board.objects.select_related("round__event").filter(pk=whole_number(
+            request.GET.get("board"), label="board", column=column_range(Board, "id"),
+            required=False)).first()
         if board is None:
             return _api_error(400, "board_missing", _("Name the board with ?board=<id>."))
         if not board.round.event.is_arbiter(request.user):
@@ -212,9 +216,9 @@ def _live_response(board_state: live.LiveState, status: int = 200):
 
 def _json_body(request) -> dict:
     try:
-        data = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise live.LiveRefused(_("The request is not JSON.")) from None
+        data = read_json(request.body or b"{}", LIVE_JSON)
+    except JSONRefused as refused:
+        raise live.LiveRefused(json_text(refused)) from None
     if not isinstance(data, dict):
         raise live.LiveRefused(_("The request must be a JSON object."))
     return data

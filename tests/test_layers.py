@@ -23,6 +23,7 @@ CORES = (
     "tournament.pairing",
     "tournament.standings",
     "tournament.outcome",
+    "tournament.json_input",
     "clocks.clock",
     "clocks.clock_types",
     "clocks.timecontrol",

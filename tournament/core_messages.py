@@ -19,11 +19,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from clocks.timecontrol import TimeControlError
+from tournament.json_input import JSONRefused
 from tournament.pairing import PairingWarning
 from tournament.standings import UnknownTiebreakError
 
-__all__ = ["PAIRING_WARNING_MSGIDS", "TIEBREAK_MSGIDS", "TIME_CONTROL_MSGIDS",
-           "pairing_warning_text", "say", "tiebreak_text", "time_control_text"]
+__all__ = ["JSON_DETAILS", "JSON_MSGIDS", "PAIRING_WARNING_MSGIDS", "TIEBREAK_MSGIDS",
+           "TIME_CONTROL_MSGIDS", "json_text", "pairing_warning_text", "say", "tiebreak_text",
+           "time_control_text"]
 
 
 def say(table: Mapping[str, Promise], code: str, params: Mapping[str, Any],
@@ -117,3 +119,50 @@ def pairing_warning_text(warning: PairingWarning) -> str:
         if name in params:
             params[name] = PAIRING_WORDS[params[name]]
     return say(PAIRING_WARNING_MSGIDS, warning.code, params)
+
+
+#: What Python's JSON parser says (the ``detail`` of the engine's ``json_invalid`` and of
+#: ``tournament.json_input``'s ``syntax``: a reason inside theirs), in the reader's language.
+#: A text not listed (another Python version) is shown as the parser wrote it.
+JSON_DETAILS: dict[str, Promise] = {
+    "Expecting value": pgettext_lazy("JSON parser", "Expecting value"),
+    "Expecting property name enclosed in double quotes": pgettext_lazy(
+        "JSON parser", "Expecting property name enclosed in double quotes"),
+    "Expecting ':' delimiter": pgettext_lazy("JSON parser", "Expecting ':' delimiter"),
+    "Expecting ',' delimiter": pgettext_lazy("JSON parser", "Expecting ',' delimiter"),
+    "Extra data": pgettext_lazy("JSON parser", "Extra data"),
+    "Unterminated string starting at": pgettext_lazy("JSON parser",
+                                                     "Unterminated string starting at"),
+    "Invalid control character at": pgettext_lazy("JSON parser", "Invalid control character at"),
+    "Invalid \\escape": pgettext_lazy("JSON parser", "Invalid \\escape"),
+    "Invalid \\uXXXX escape": pgettext_lazy("JSON parser", "Invalid \\uXXXX escape"),
+}
+
+JSON_MSGIDS: dict[str, Promise] = {
+    "not_text": _("expected JSON text, got a %(type)s"),
+    "not_utf8": _("not UTF-8 text (invalid byte at offset %(offset)s)"),
+    "too_large": _("%(size)s bytes of JSON; the limit is %(limit)s"),
+    "syntax": _("not valid JSON: %(detail)s"),
+    "too_deep": _("arrays and objects nested deeper than %(limit)s levels"),
+    "long_integer": _("an integer of %(digits)s digits (at most %(limit)s)"),
+    "bad_float": _("the number %(text)s is not a finite number of at most %(limit)s "
+                   "characters"),
+    "not_a_number": _("%(text)s is not a JSON number"),
+    "lone_surrogate": _("a string holds the lone surrogate \\u%(point)s (not a character)"),
+}
+
+
+def json_text(error: JSONRefused) -> str:
+    """A refusal of ``tournament.json_input.read_json`` in the active language, with where."""
+    params = error.params
+    if error.code == "syntax":
+        params = {**params, "detail": JSON_DETAILS.get(params["detail"], params["detail"])}
+    text = say(JSON_MSGIDS, error.code, params)
+    if error.path is not None:
+        where = _("at %(path)s") % {"path": error.path}
+    elif error.line is not None:
+        where = _("at line %(line)s, column %(column)s") % {"line": error.line,
+                                                             "column": error.column}
+    else:
+        return text
+    return f"{text} ({where})"

@@ -11,8 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import COLOURS
 from tournament import csv_input
-from tournament.models import Event, Player
+from tournament.models import Event, Player, Result
 from tournament.names import mixed_scripts
+from tournament.request_input import column_range
 from tournament.validation import tiebreak_list
 
 _SCORE = re.compile(r"[0-9]{1,2}")
@@ -43,7 +44,7 @@ class EventForm(forms.ModelForm):
             "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
             "late_entry_vp",
             "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
-            "publish_pairings", "publish_standings", "print_language",
+            "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
@@ -123,6 +124,14 @@ class PlayerImportForm(forms.Form):
                                           "Western European).")) from None
 
 
+def _version_field() -> forms.IntegerField:
+    """The result version a form was shown with (hidden), within its column's range: a
+    hand-made value past it is a form error, not a database error."""
+    low, high = column_range(Result, "version")
+    return forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=low,
+                              max_value=high)
+
+
 def _score_field(label: str) -> forms.IntegerField:
     return forms.IntegerField(
         label=label, min_value=0, max_value=18,
@@ -135,7 +144,7 @@ def _score_field(label: str) -> forms.IntegerField:
 class SlipForm(forms.Form):
     """Twelve colour scores of one board, typed from a result slip."""
 
-    expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    expected_version = _version_field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -167,7 +176,7 @@ class OtherResultForm(forms.Form):
     first_scores = forms.CharField(required=False, help_text=_("Six numbers: R G B O Y P"))
     second_scores = forms.CharField(required=False, help_text=_("Six numbers: R G B O Y P"))
     reason = forms.CharField(required=False, max_length=300)
-    expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    expected_version = _version_field()
 
     def _six(self, name):
         raw = self.cleaned_data.get(name, "").replace(",", " ").split()

@@ -6,6 +6,9 @@ forms. Anything that slips through (a concurrent correction's ``StaleResult`` on
 not expect it) still reaches the person as what it is: unusable input (422) or a conflict with
 the current state (409), as ``{"ok": false, "error": …}`` for the API (the shape of every JSON
 error of the product) and as a page for everyone else.
+
+A number or date that ``tournament.request_input`` refuses is a 400 with its message (under
+``/api/`` in the API's error shape, with its ``code``): every view reads those through it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from tournament.request_input import InputRefused
 from tournament.services.errors import InvalidResult, ServiceError
 from tournament.services.validation import InvalidInput
 
@@ -25,6 +29,8 @@ class RefusalMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
+        if isinstance(exception, InputRefused):
+            return input_refused(request, exception)
         if not isinstance(exception, ServiceError):
             return None
         status = 422 if isinstance(exception, InvalidResult | InvalidInput) else 409
@@ -32,3 +38,11 @@ class RefusalMiddleware:
         if request.path.startswith("/api/") or "json" in request.headers.get("Accept", ""):
             return JsonResponse({"ok": False, "error": message}, status=status)
         return render(request, "refused.html", {"message": message}, status=status)
+
+
+def input_refused(request, refused: InputRefused):
+    """The 400 of a refused number or date: the API's error shape, else the refusal page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"ok": False, "error": {"line": None, "code": refused.code,
+                                                    "message": refused.message}}, status=400)
+    return render(request, "refused.html", {"message": refused.message}, status=400)

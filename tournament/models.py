@@ -119,6 +119,12 @@ class Event(models.Model):
                     "they refuse."),
         validators=[MaxValueValidator(MAX_GRACE_MINUTES)],
     )
+    clock_compensation_s = models.PositiveIntegerField(
+        _("clock compensation per game (seconds)"), default=180,
+        validators=[MaxValueValidator(3600)],
+        help_text=_("A board's device keeps time through a Wi-Fi outage; its presses are dated "
+                    "where it saw them up to this much per game, later ones on arrival."),
+    )
     publish_pairings = models.BooleanField(_("publish pairings"), default=True)
     publish_standings = models.BooleanField(_("publish standings"), default=True)
     print_language = models.CharField(

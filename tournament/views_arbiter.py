@@ -22,6 +22,7 @@ from tournament.forms import (
 )
 from tournament.models import Absence, Board, Player, Result, Round
 from tournament.permissions import arbiter_required
+from tournament.request_input import column_range, date_time, whole_number
 from tournament.services import logins
 from tournament.services.names import look_alike_warnings
 from tournament.standings_bridge import inconsistencies, reading_notes, tiebreak_registry
@@ -177,7 +178,8 @@ def player_withdraw(request, event, player_id):
 def player_absence(request, event, player_id):
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        services.set_absence(player, _number(request.POST, "round", _("Round")),
+        services.set_absence(player, whole_number(request.POST.get("round"), label=_("Round"),
+                                                  column=column_range(Absence, "round_number")),
                              vp=request.POST.get("vp") or None,
                              reason=request.POST.get("reason", ""))
     except services.ServiceError as exc:
@@ -234,18 +236,6 @@ def round_detail(request, event, number):
     return _round_page(request, event, get_object_or_404(Round, event=event, number=number))
 
 
-def _number(data, name: str, label: str, *, required: bool = True) -> int | None:
-    raw = data.get(name, "").strip()
-    if not raw and not required:
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise services.ServiceError(
-            _("%(field)s: %(value)r is not a number.") % {"field": label, "value": raw[:20]}
-        ) from None
-
-
 def _round_change(request, round_, action: str) -> str:
     """Carry out one round action; the success message, or a ServiceError."""
     post, confirm, number = request.POST, request.POST.get("confirm") == "1", round_.number
@@ -260,13 +250,15 @@ def _round_change(request, round_, action: str) -> str:
                               user=request.user)
         return _("Round %(n)d paired again.") % {"n": number}
     if action == "schedule":
-        services.schedule_round(round_, post.get("starts_at", ""))
+        services.schedule_round(round_, date_time(post.get("starts_at"), label=_("Start")))
         return _("Start time saved.")
+    players, boards = column_range(Board, "first"), column_range(Board, "number")
     services.edit_pairing(
-        round_, first_id=_number(post, "first", _("First")),
-        second_id=_number(post, "second", _("Second"), required=False),
-        board_number=_number(post, "board", _("Board")), reason=post.get("reason", ""),
-        confirm=confirm, user=request.user,
+        round_, first_id=whole_number(post.get("first"), label=_("First"), column=players),
+        second_id=whole_number(post.get("second"), label=_("Second"), column=players,
+                               required=False),
+        board_number=whole_number(post.get("board"), label=_("Board"), column=boards),
+        reason=post.get("reason", ""), confirm=confirm, user=request.user,
     )
     return _("Pairing changed.")
 
@@ -305,11 +297,9 @@ def result_entry(request, event, number):
     board = None
     status = 200
     if request.method == "POST":
-        board_id = request.POST.get("board_id", "")
-        if not board_id.isascii() or not board_id.isdigit():
-            return render(request, "refused.html", {"message": _("No board was chosen.")},
-                          status=400)
-        board = get_object_or_404(Board, round=round_, pk=int(board_id))
+        board_id = whole_number(request.POST.get("board_id"), label=_("Board"),
+                                column=column_range(Board, "id"))
+        board = get_object_or_404(Board, round=round_, pk=board_id)
         if form.is_valid():
             try:
                 recorded = services.enter_slip(

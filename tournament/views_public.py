@@ -17,6 +17,7 @@ from django_tables2.export import TableExport
 from tournament import links, name_search, permissions, services, standings_bridge, tiebreak_texts
 from tournament.formatting import lowest_text, name_key, vp
 from tournament.models import Board, Event, Player, Result, Round
+from tournament.request_input import column_range, whole_number
 from tournament.tables import (
     PairingsByNameTable,
     PairingsTable,
@@ -60,13 +61,19 @@ def _chosen_round(request, rounds) -> Round | None:
     rounds = list(rounds)
     if not rounds:
         return None
-    wanted = request.GET.get("round")
-    if wanted:
+    wanted = _round_number(request)
+    if wanted is not None:
         for r in rounds:
-            if str(r.number) == wanted:
+            if r.number == wanted:
                 return r
         raise Http404(_("No such round."))
     return rounds[-1]
+
+
+def _round_number(request) -> int | None:
+    """The ``?round=N`` of a public page, if given."""
+    return whole_number(request.GET.get("round"), label=_("Round"),
+                        column=column_range(Round, "number"), required=False)
 
 
 def _pdf_url(event, document, number) -> str:
@@ -213,9 +220,9 @@ def _result_text(board: Board, result: Result | None) -> str:
 
 def _standings_round(request, event) -> int:
     done = standings_bridge.complete_rounds(event)
-    wanted = request.GET.get("round")
-    if wanted and wanted.isdigit() and 0 < int(wanted) <= standings_bridge.last_round(event):
-        return int(wanted)
+    wanted = _round_number(request)
+    if wanted and wanted <= standings_bridge.last_round(event):
+        return wanted
     return done
 
 

@@ -36,6 +36,7 @@ MESSAGES: dict[str, str] = {
     "unknown_form": "unknown record form '{form}' (text or json)",
     "too_large": "the record is too large ({size} characters; the limit is {limit})",
     "json_invalid": "not valid JSON: {detail}",
+    "json_refused": "not accepted as a JSON record: {reason}",
     "tag_after_action": "tag after the first action (tags come first)",
     "tag_twice": "tag '{name}' appears twice",
     "tag_malformed": "malformed tag '{text}' (expected [Name \"value\"])",

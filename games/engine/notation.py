@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+from tournament.json_input import JSONRefused, Limits, read_json
+
 from .board import COLOURS
 from .errors import EngineError, NotationError
 from .messages import Message
@@ -125,6 +127,10 @@ def read_items(source: Any) -> tuple[Any, Any, Any, Any]:
     return scan_text(text)
 
 
+#: A JSON record's limits: the size is the record's own (``MAX_RECORD_CHARS``, checked first).
+_RECORD_JSON = Limits(max_bytes=4 * MAX_RECORD_CHARS)
+
+
 def format_record(record: Record, *, form: str = "text") -> str:
     """Write a record canonically: ``form="text"`` (numbered lines) or ``form="json"``."""
     if form == "json":
@@ -148,14 +154,15 @@ def _escape(value: str) -> str:
 
 
 def _parse_json_text(text: str) -> Record:
+    """A JSON record, read by the site's one JSON reader (``tournament.json_input``): deep
+    nesting, huge numbers and lone surrogates are refused there with their path."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise NotationError(
-            "json_invalid", line=error.lineno, column=error.colno, detail=error.msg
-        ) from None
-    except (ValueError, RecursionError) as error:
-        raise NotationError("json_invalid", detail=str(error)[:100]) from None
+        data = read_json(text, _RECORD_JSON)
+    except JSONRefused as refused:
+        if refused.code == "syntax":
+            raise NotationError("json_invalid", line=refused.line, column=refused.column,
+                                detail=refused.params["detail"]) from None
+        raise NotationError("json_refused", reason=refused) from None
     return Record.from_json(data)
 
 

@@ -150,7 +150,9 @@ def verify(source: str | bytes | dict[str, Any] | Record) -> Verdict:
     summary = game.summary()
     if not game.is_over:
         # the error points just past the last action (for JSON: the missing action's index)
-        last = positions[len(items) - 1][0] if items else max(tag_lines, default=0)
+        # (a JSON record's tags have no line: its first action is then the missing one)
+        last = (positions[len(items) - 1][0] if items
+                else max((n for n in tag_lines if n is not None), default=0))
         return Verdict(
             summary,
             IllegalActionError(

@@ -9,12 +9,19 @@
   if (!C || !root) return;
 
   var strings = C.strings;
-  var snaps = {}, rows = {}, lastUpdate = Date.now();
+  /* Round-wide commands that reach every board ask first: a stray click would start or stop
+   * every game of the room. */
+  var confirmations = {
+    start_round: gettext("Start every clock of this round that has not started?"),
+    stop_round: gettext("Stop every clock of this round for good? Games still being played lose their clock."),
+  };
+  var snaps = {}, rows = {}, linkOf = {}, lastUpdate = Date.now();
   root.querySelectorAll("tr[data-board]").forEach(function (row) {
     rows[row.dataset.board] = row;
   });
 
   function apply(snap) {
+    if (snap.link) linkOf[snap.board] = snap.link;
     var current = snaps[snap.board];
     if (current && current.version > snap.version) return;
     C.noteServerTime(snap.server_time_ms);
@@ -26,6 +33,38 @@
     if (snap.finished) return strings.finished;
     if (snap.status === "running_a" || snap.status === "running_b") return strings.running_spectator;
     return strings[snap.status] || snap.status;
+  }
+
+  /* A board device's link: live, offline since when, and reconciled presses to look at. */
+  function linkText(link) {
+    var text = link.state === "live" ? gettext("live")
+      : link.state === "offline" ? interpolate(gettext("offline since %(t)s"),
+        { t: new Date(link.since_ms).toLocaleTimeString() }, true)
+      : gettext("no device");
+    if (link.marked) {
+      text += " · " + interpolate(ngettext("%(n)s press reconciled", "%(n)s presses reconciled",
+        link.marked), { n: link.marked }, true);
+    }
+    return text;
+  }
+  function renderLinks() {
+    var offline = 0, marked = 0;
+    Object.keys(rows).forEach(function (id) {
+      var link = linkOf[id] || { state: "none", marked: 0, notes: [] }, cell = rows[id].querySelector("[data-link]");
+      if (link.state === "offline") offline += 1;
+      if (link.marked) marked += 1;
+      cell.dataset.link = link.state;
+      cell.classList.toggle("marked", !!link.marked);
+      cell.querySelector("[data-link-text]").textContent = linkText(link);
+      cell.title = (link.notes || []).join("\n");
+      cell.querySelector("[data-seen]").hidden = !link.marked;
+    });
+    var parts = [];
+    if (offline) parts.push(interpolate(ngettext("%(n)s board offline", "%(n)s boards offline", offline), { n: offline }, true));
+    if (marked) parts.push(interpolate(ngettext("%(n)s board to check", "%(n)s boards to check", marked), { n: marked }, true));
+    var top = document.getElementById("hall-links");
+    top.textContent = parts.join(" · ");
+    top.classList.toggle("alert", offline > 0);
   }
 
   function render() {
@@ -54,6 +93,7 @@
   function doneText(action, n) {
     var text = action === "start_round" ? ngettext("%(n)s clock started", "%(n)s clocks started", n)
       : action === "pause_round" ? ngettext("%(n)s clock paused", "%(n)s clocks paused", n)
+      : action === "stop_round" ? ngettext("%(n)s clock stopped", "%(n)s clocks stopped", n)
       : ngettext("%(n)s clock resumed", "%(n)s clocks resumed", n);
     return interpolate(text, { n: n }, true);
   }
@@ -63,7 +103,8 @@
     },
     message: function (data) {
       lastUpdate = Date.now();
-      if (data.type === "hall") { data.boards.forEach(apply); render(); }
+      if (data.type === "hall") { data.boards.forEach(apply); render(); renderLinks(); }
+      else if (data.type === "link") { linkOf[data.board] = data.link; renderLinks(); }
       else if (data.type === "snapshot" || data.type === "ignored") { apply(data.clock); render(); }
       else if (data.type === "done") C.showMessage(doneText(data.action, data.count));
       else if (data.type === "error") C.showMessage(data.message);
@@ -71,7 +112,16 @@
   });
 
   root.querySelectorAll("[data-round-command]").forEach(function (button) {
-    button.addEventListener("click", function () { conn.send({ type: button.dataset.roundCommand }); });
+    button.addEventListener("click", function () {
+      var ask = confirmations[button.dataset.roundCommand];
+      if (ask && !window.confirm(ask)) return;
+      conn.send({ type: button.dataset.roundCommand });
+    });
+  });
+  root.querySelectorAll("tr[data-board] [data-seen]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      conn.send({ type: "seen", board: parseInt(button.closest("tr").dataset.board, 10) });
+    });
   });
   root.querySelectorAll("tr[data-board] [data-command]").forEach(function (button) {
     button.addEventListener("click", function () {
@@ -83,5 +133,6 @@
   });
 
   render();
+  renderLinks();
   setInterval(render, 200);
 })();

@@ -63,10 +63,21 @@
     return seat && !view.over && view.to_act === seat && (!awaiting || view.awaiting === awaiting);
   }
 
+  /* When this seat's turn began on this screen: a move sends how long ago (think_ms), and the
+   * server credits the network's delay within bounds (docs/online-protocol.md). */
+  var turnKey = null, turnSeen = performance.now();
+  function noteTurn(c) {
+    var key = c.running === seat ? c.press_number + ":" + c.epoch : null;
+    if (key !== null && key !== turnKey) turnSeen = performance.now();
+    turnKey = key;
+  }
+  noteTurn(clock);
+
   function send(move) {
     message("");
     move.type = "move";
     move.number = view.number;
+    if (turnKey !== null) move.think_ms = Math.max(0, Math.round(performance.now() - turnSeen));
     if (!conn.send(move)) message(C.strings.reconnecting);
   }
 
@@ -189,6 +200,7 @@
     if (!next || next.version < clock.version) return;
     C.noteServerTime(next.server_time_ms);
     clock = next;
+    noteTurn(clock);
     renderClock();
   }
 

@@ -85,6 +85,17 @@ def session_cookie(user, server) -> dict:
             "url": server.url}
 
 
+def open_hall(browser, server, arbiter, round_):
+    """The round's hall of clocks in the arbiter's own browser context, connected."""
+    context = browser.new_context()
+    context.add_cookies([session_cookie(arbiter, server)])
+    hall = context.new_page()
+    hall.set_default_timeout(TIMEOUT_MS)
+    hall.goto(f"{server.url}/e/{round_.event.slug}/clocks/{round_.number}/")
+    hall.wait_for_selector('#hall-connection[data-state="connected"]')
+    return context, hall
+
+
 def test_press_on_the_board_page_shows_everywhere(server, browser, arbiter):
     round_ = create_clock_event(2, arbiter=arbiter, slug="browser-open")
     services.start_round(round_, who=arbiter.username, user=arbiter)
@@ -97,12 +108,7 @@ def test_press_on_the_board_page_shows_everywhere(server, browser, arbiter):
     assert "Player 0001" in players.inner_text(".side-A .name")
     players.wait_for_selector(".side-A.running")
 
-    arbiter_context = browser.new_context()
-    arbiter_context.add_cookies([session_cookie(arbiter, server)])
-    hall = arbiter_context.new_page()
-    hall.set_default_timeout(TIMEOUT_MS)
-    hall.goto(f"{server.url}/e/{round_.event.slug}/clocks/1/")
-    hall.wait_for_selector('#hall-connection[data-state="connected"]')
+    _context, hall = open_hall(browser, server, arbiter, round_)
     row = f'tr[data-board="{board.pk}"]'
     hall.wait_for_selector(f'{row} [data-time="A"].running')
 

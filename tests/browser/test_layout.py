@@ -250,3 +250,44 @@ def test_no_page_scrolls_sideways_at_phone_tablet_or_laptop_width(
         assert page.locator(".my-seat").count() == 1  # the player's own page, not the login
         context.close()
     assert not failures, "\n".join(failures)
+
+
+#: The columns a player looks for on a phone, by page: header texts that must be in view
+#: without scrolling the table (issue #23: the standings' tiebreaks, a player's VP and total).
+PHONE_COLUMNS = {
+    "standings": ("VP", "H2H", "Diff", "Level"),
+    "player": ("Round", "Board", "Opponent", "Plays", "VP", "Total"),
+    "pairings": ("Plays first", "VP", "Plays second"),
+}
+
+HEADERS_IN_VIEW_JS = """(wanted) => {
+  const headers = [...document.querySelectorAll('table.data thead th')];
+  const width = window.innerWidth;
+  return wanted.map(text => {
+    const th = headers.find(h => h.textContent.trim() === text);
+    if (!th) return text + ': no such column';
+    const box = th.getBoundingClientRect();
+    return box.right <= width + 1 && box.width > 0 ? '' : text + ': out of view at ' + box.right;
+  }).filter(Boolean);
+}"""
+
+
+def test_a_phone_shows_the_columns_a_player_needs_and_says_when_more_scroll(
+    event, server, browser  # noqa: F811
+):
+    paths = public_paths(event)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(TIMEOUT_MS)
+    problems = []
+    for label, wanted in PHONE_COLUMNS.items():
+        page.goto(server.url + paths[label])
+        problems += [f"{label}: {p}" for p in page.evaluate(HEADERS_IN_VIEW_JS, list(wanted))]
+        wrap = page.locator(".table-wrap").first
+        overflowing = wrap.evaluate("w => w.scrollWidth > w.clientWidth + 2")
+        hint = page.locator(".scroll-hint").first
+        if overflowing != hint.is_visible():
+            problems.append(f"{label}: table scrolls {overflowing}, hint shown {not overflowing}")
+        if overflowing:  # scrolled to the end, the hint goes
+            wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+            page.wait_for_function("() => document.querySelector('.scroll-hint').hidden")
+    assert not problems, "\n".join(problems)

@@ -12,6 +12,7 @@ import pytest
 import clocks.clock
 import clocks.timecontrol
 from clocks.clock import (
+    MAX_ADJUST_MS,
     AdjustKind,
     AlreadyStartedError,
     ArbiterAction,
@@ -31,6 +32,7 @@ from clocks.clock import (
     Side,
     SideFlaggedError,
     Status,
+    UnknownChoiceError,
 )
 from clocks.timecontrol import DEFAULT_TIME_CONTROL, TimeControl, TimeControlError
 
@@ -127,6 +129,9 @@ def test_a_new_clock_shows_full_time_and_nothing_running():
         "turn": None,
         "paused": False,
         "press_number": 0,
+        "epoch": 0,
+        "turn_elapsed_ms": 0,
+        "compensated_ms": 0,
         "remaining_ms": {"A": 600_000, "B": 600_000},
         "delay_left_ms": 0,
         "deadline_ms": None,
@@ -366,8 +371,21 @@ def test_adjust_refuses_negative_time_bad_amounts_and_missing_reasons():
         clock.adjust(A, "add", 1.5, T0, reason="penalty")
     with pytest.raises(MissingArgumentError, match="an adjustment needs a reason, got '  '"):
         clock.adjust(A, "add", 5, T0, reason="  ")
-    with pytest.raises(ValueError, match="'double' is not a valid AdjustKind"):
+    with pytest.raises(UnknownChoiceError, match=r"unknown adjustment kind 'double' \(one of add"):
         clock.adjust(A, "double", 5, T0, reason="penalty")
+    # issue #21: past one day (10**300 was accepted, and every later press crashed)
+    with pytest.raises(InvalidAmountError, match="from 0 to 86400000, got 86400001"):
+        clock.adjust(A, "add", MAX_ADJUST_MS + 1, T0, reason="penalty")
+    with pytest.raises(InvalidAmountError, match="got a number of 997 bits"):
+        clock.adjust(A, "add", 10**300, T0, reason="penalty")
+    assert clock.adjust(A, "set", MAX_ADJUST_MS, T0, reason="one day").remaining_ms(A, T0) == (
+        MAX_ADJUST_MS)
+    with pytest.raises(UnknownChoiceError, match="unknown side 'C'"):
+        clock.adjust("C", "add", 5, T0, reason="penalty")
+    with pytest.raises(UnknownChoiceError, match="unknown finish kind 'exploded'"):
+        clock.finish("exploded", T0, reason="penalty")
+    with pytest.raises(UnknownChoiceError, match=r"unknown side \['A'\]"):
+        clock.correct(["A"], T0, reason="penalty")
 
 
 def test_setting_the_running_side_to_zero_flags_it_at_once():

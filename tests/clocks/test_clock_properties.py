@@ -22,10 +22,12 @@ from hypothesis.stateful import (
 )
 
 from clocks.clock import (
+    MAX_ADJUST_MS,
     AlreadyStartedError,
     ClockFinishedError,
     ClockState,
     IgnoredReason,
+    InvalidAmountError,
     MissingArgumentError,
     NegativeTimeError,
     NothingToCorrectError,
@@ -426,3 +428,25 @@ def test_stale_presses_change_nothing(tc, times):
             assert duplicate.ignored is IgnoredReason.STALE
             assert duplicate.state is accepted.state
         state = accepted.state
+
+
+@settings(deadline=None, max_examples=200)
+@given(kind=st.sampled_from(["add", "subtract", "set"]),
+       amount=st.one_of(st.integers(), st.integers(-10, MAX_ADJUST_MS + 10)),
+       presses=st.integers(1, 5))
+def test_any_adjustment_is_refused_or_leaves_a_clock_that_still_runs(kind, amount, presses):
+    """Issue #21: an amount past one day was accepted and every later press crashed; now an
+    amount outside 0..one day is refused, and whatever is accepted leaves a clock whose
+    presses and deadlines stay within the database's 64 bits."""
+    clock = ClockState.new(TimeControl.parse("600+5")).start(0)
+    try:
+        clock = clock.adjust("A", kind, amount, 1_000, reason="arbiter")
+    except (InvalidAmountError, NegativeTimeError):
+        assert not 0 <= amount <= MAX_ADJUST_MS or kind == "subtract"
+        return
+    assert 0 <= amount <= MAX_ADJUST_MS
+    for number in range(presses):
+        side = "A" if number % 2 == 0 else "B"
+        clock = clock.press(side, number, 2_000 + number).state
+        for s in (Side.A, Side.B):
+            assert 0 <= clock.remaining_ms(s, 2_000 + number) < 2**63

@@ -268,3 +268,81 @@ def test_the_sql_press_path_writes_the_same_rows_as_the_orm(round_, arbiter, clo
         clock = Clock.objects.get(board=board)
         assert clock.updated_at >= last_command_at
         assert clock.log_entries.last().created_at >= last_command_at
+
+
+# -- presses the board's device measured (issue #22) ---------------------------------------------
+
+
+def test_a_queued_press_is_reconciled_logged_and_bounded_by_the_events_budget(board, arbiter,
+                                                                              clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock_time.advance(17_000)
+    outcome = services.press(board, "A", 0, who="player A",
+                             measured=services.Measured(5_800, 1))
+    assert outcome.press.at_ms == T0 + 5_800 and outcome.reconciled.late_ms == 11_200
+    entry = ClockLogEntry.objects.filter(action="press").get()
+    assert entry.detail["reconciled"] == {"measured_ms": 5_800, "late_ms": 11_200,
+                                          "dated": "device", "budget_used_ms": 11_200,
+                                          "unflagged": False}
+    assert services.reconciliation_text(1, outcome.reconciled) == (
+        "press 1, measured by the board: 5.8 s, arrived 11.2 s late")
+    link = services.round_snapshots(board.round)[0]["link"]
+    assert (link["state"], link["marked"], link["notes"]) == (
+        "none", 1, ["press 1, measured by the board: 5.8 s, arrived 11.2 s late"])
+    again = services.press(board, "A", 0, who="player A", measured=services.Measured(5_800, 1))
+    assert again.ignored is IgnoredReason.DUPLICATE and not again.changed
+    # the event's budget: 5 s left of it cannot cover another 9 s outage
+    round_ = board.round
+    round_.event.clock_compensation_s = 16
+    round_.event.save()
+    board = Board.objects.select_related("round__event").get(pk=board.pk)
+    clock_time.advance(10_000)
+    late = services.press(board, "B", 1, who="player B", measured=services.Measured(12_000, 1))
+    assert late.reconciled.dated.value == "budget"
+    assert late.press.at_ms == clock_time.now
+
+
+def test_a_press_is_dated_when_it_arrived_not_when_it_got_the_lock(board, arbiter, clock_time):
+    """Issue #21: a press that arrived before the deadline counts, however long it waited."""
+    services.start(board, who=arbiter.username, user=arbiter)
+    arrived = clock_time.now + 599_900
+    clock_time.advance(600_500)  # the lock came after A's deadline
+    outcome = services.press(board, "A", 0, who="player A", arrived_ms=arrived)
+    assert outcome.press is not None and outcome.press.at_ms == arrived
+    assert stored(board).side("A").flagged_at_ms is None
+
+
+# -- clocks stop when their game stops -----------------------------------------------------------
+
+
+def test_a_stored_result_stops_the_boards_clock_and_closing_the_round_stops_the_rest(
+        round_, arbiter, clock_time):
+    from tournament import services as event_services
+
+    services.start_round(round_, who=arbiter.username, user=arbiter)
+    first, second, third = round_.boards.order_by("number")
+    clock_time.advance(5_000)
+    event_services.record_result(first, "forfeit", loser_seat="second", source="arbiter",
+                                 user=arbiter)
+    assert stored(first).finished.kind.value == "completed"
+    assert stored(first).remaining_ms("A", clock_time.now) == 595_000
+    assert stored(second).finished is None
+    entry = ClockLogEntry.objects.filter(clock__board=first, action="finish").get()
+    assert entry.who == "result"
+    assert services.stop_round(round_, who=arbiter.username, user=arbiter) == 2
+    assert all(stored(b).finished is not None for b in (second, third))
+    assert services.stop_round(round_, who=arbiter.username, user=arbiter) == 0
+
+
+def test_closing_a_round_stops_its_clocks(round_, arbiter, clock_time):
+    from tournament import services as event_services
+    from tournament.models import Result
+
+    services.start_round(round_, who=arbiter.username, user=arbiter)
+    clock_time.advance(1_000)
+    for board in round_.boards.all():  # results that came without the signal (an import)
+        Result.objects.create(board=board, version=1, kind="double_forfeit", source="arbiter",
+                              status="accepted", first_vp=0, second_vp=0)
+    assert all(stored(b).finished is None for b in round_.boards.all())
+    event_services.close_round(round_)
+    assert all(stored(b).finished is not None for b in round_.boards.all())

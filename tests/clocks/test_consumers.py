@@ -214,3 +214,82 @@ async def test_hall_starts_the_round_and_gets_batched_updates(round_, session_co
     await hall.send_json_to({"type": "pause", "board": 999_999})
     assert "not in this round" in (await receive(hall, "error"))["message"]
     await hall.disconnect()
+
+
+async def past_snapshots(communicator, kind: str) -> dict:
+    """The next message of ``kind``: the snapshots (or hall batches) a change broadcasts may
+    come before it."""
+    while (message := await receive(communicator))["type"] in ("snapshot", "hall"):
+        pass
+    assert message["type"] == kind, message
+    return message
+
+
+async def test_a_measured_press_is_answered_whatever_became_of_it(board, arbiter):
+    await database_sync_to_async(start)(board, arbiter)
+    player = await connect(f"/ws/board/{board.token}/")
+    snap = (await receive(player, "snapshot"))["clock"]
+    measured = {"type": "press", "side": "A", "press": 0, "elapsed_ms": 86_400_000,
+                "epoch": snap["epoch"]}
+    await player.send_json_to(measured)
+    reply = await past_snapshots(player, "pressed")
+    assert (reply["status"], reply["press"], reply["dated"]) == ("accepted", 0, "arrival")
+    await player.send_json_to(measured)  # the queue sent it again after a lost answer
+    reply = await past_snapshots(player, "pressed")
+    assert (reply["status"], reply["reason"]) == ("duplicate", "duplicate")
+    await player.send_json_to({"type": "press", "side": "B", "press": 1, "elapsed_ms": 10,
+                               "epoch": snap["epoch"] + 5})
+    reply = await past_snapshots(player, "pressed")
+    assert (reply["status"], reply["reason"]) == ("refused", "arbiter")
+    assert "arbiter changed the clock" in reply["message"]
+    await player.send_json_to({"type": "press", "side": "B", "press": 1, "elapsed_ms": -1,
+                               "epoch": 1})
+    assert "'elapsed_ms' must be between 0" in (await past_snapshots(player, "error"))["message"]
+    await player.send_json_to({"type": "ping"})
+    await past_snapshots(player, "pong")
+    await player.disconnect()
+
+
+async def test_the_hall_sees_each_board_devices_link(board, arbiter, session_cookie):
+    hall = await connect(f"/ws/hall/{board.round_id}/", session_cookie)
+    first = await receive(hall, "hall")
+    assert {b["link"]["state"] for b in first["boards"]} == {"none"}
+    player = await connect(f"/ws/board/{board.token}/")
+    await receive(player, "snapshot")
+    link = await past_snapshots(hall, "link")
+    assert (link["board"], link["link"]["state"]) == (board.pk, "live")
+    await player.send_json_to({"type": "ping"})
+    await receive(player, "pong")
+    # the heartbeat stops (the Wi-Fi dropped; the socket stays open on this side)
+    link = (await receive(hall, "link", timeout=8))["link"]
+    assert link["state"] == "offline" and link["since_ms"] is not None
+    await player.send_json_to({"type": "ping"})
+    await receive(player, "pong")
+    assert (await receive(hall, "link"))["link"]["state"] == "live"
+    await player.disconnect()
+    assert (await receive(hall, "link"))["link"]["state"] == "offline"
+    # a reconciled press marks the board until the arbiter has seen it
+    await database_sync_to_async(start)(board, arbiter)
+    await database_sync_to_async(services.press)(
+        board, "A", 0, who="player A", measured=services.Measured(0, 1),
+        arrived_ms=services.now_ms() + 5_000)
+    link = (await past_snapshots(hall, "link"))["link"]
+    assert link["marked"] == 1 and "arrived 5.0 s late" in link["notes"][0]
+    await hall.send_json_to({"type": "seen", "board": board.pk})
+    assert (await past_snapshots(hall, "link"))["link"]["marked"] == 0
+    await hall.disconnect()
+
+
+async def test_a_measured_press_that_may_not_be_made_is_answered_as_refused(board, arbiter):
+    """The page keeps a press in its queue until it is answered: a refusal is an answer."""
+    await database_sync_to_async(start)(board, arbiter)
+    spectator = await connect(f"/ws/spectate/{board.pk}/")
+    await receive(spectator, "snapshot")
+    await spectator.send_json_to({"type": "press", "side": "A", "press": 0, "elapsed_ms": 10,
+                                  "epoch": 1})
+    reply = await past_snapshots(spectator, "pressed")
+    assert (reply["status"], reply["message"]) == ("refused", "Spectators cannot press the clock.")
+    assert reply["clock"]["press_number"] == 0
+    await spectator.send_json_to({"type": "press", "side": "A", "press": 0})  # unmeasured
+    assert (await receive(spectator, "error"))["message"] == "Spectators cannot press the clock."
+    await spectator.disconnect()

@@ -140,10 +140,13 @@ def test_absurd_input_is_refused_quickly() -> None:
         parse_record(b"x" * (MAX_RECORD_CHARS + 1))
     with pytest.raises(NotationError, match=r"not UTF-8 text .* offset 3"):
         parse_record(b"A d\xff1B")
-    with pytest.raises(NotationError, match="not valid JSON"):
+    with pytest.raises(NotationError, match="nested deeper than 32 levels"):
         parse_record('{"actions": ' + "[" * 100_000)
-    with pytest.raises(NotationError, match="not valid JSON"):
+    with pytest.raises(NotationError, match="nested deeper than 32 levels"):
         parse_record('{"actions": [' + "[" * 100_000 + "]" * 100_000 + "]}")
+    with pytest.raises(NotationError, match=r"5,000 digits .* \$.actions\[0\].clock"):
+        parse_record('{"actions": [{"seat": "A", "action": "flag", "clock": ' + "9" * 5000
+                     + "}]}")
     with pytest.raises(NotationError, match="cannot read a game record from a int"):
         parse_record(42)  # type: ignore[arg-type]
 

@@ -135,7 +135,8 @@ async def test_bad_messages_get_precise_errors_and_change_nothing(game):
     view = (await receive(a, "state"))["view"]
     await receive(b, "state")
     await a.send_to(text_data="{not json")
-    assert (await receive(a, "error"))["message"] == "The message is not valid JSON."
+    assert (await receive(a, "error"))["message"] == (
+        "not valid JSON: Expecting property name enclosed in double quotes (at line 1, column 2)")
     await a.send_json_to({"type": "dance"})
     assert (await receive(a, "error"))["message"] == "Unknown message type 'dance'."
     await a.send_json_to({"type": "move", "move": "resign", "seat": "A"})

@@ -12,6 +12,7 @@ import html
 import io
 import json
 import random
+import re
 
 import pytest
 from django.urls import reverse
@@ -173,25 +174,25 @@ def test_a_deep_nest_is_refused_with_its_path(backup):
              f"nested more than {MAX_DEPTH} levels deep")
 
 
-def test_a_200000_deep_file_is_refused_at_its_line_and_column(backup, organiser, client):
+def test_a_200000_deep_file_is_refused(backup, organiser, client):
     text = json.dumps(backup).replace('"a plain value"', "[" * 200_000 + "]" * 200_000)
-    with pytest.raises(document.BackupError, match=f"nested more than {MAX_DEPTH} levels"):
+    with pytest.raises(document.BackupError, match=f"nested deeper than {MAX_DEPTH} levels"):
         document.parse(text.encode())
     client.force_login(organiser)
     page = _upload(client, text.encode())
     assert page.status_code == 200
-    assert "line 1, column" in page.content.decode()
+    assert f"nested deeper than {MAX_DEPTH} levels" in page.content.decode()
     assert not Event.objects.filter(slug=COPY).exists()
 
 
 @pytest.mark.parametrize(("body", "says"), [
-    (b'{"format": NaN}', "'NaN' is not a number"),
-    (b'{"format": ' + b"9" * 5000 + b"}", "The file is not JSON"),
-    (b"\xff{}", "not UTF-8"),
+    (b'{"format": NaN}', "NaN is not a JSON number (at $.format)"),
+    (b'{"format": ' + b"9" * 5000 + b"}", "an integer of 5,000 digits (at most 19) (at $.format)"),
+    (b"\xff{}", "not UTF-8 text"),
 ])
 def test_a_file_the_json_reader_cannot_take_is_refused_with_a_message(organiser, client,
                                                                       body, says):
-    with pytest.raises(document.BackupError, match=says):
+    with pytest.raises(document.BackupError, match=re.escape(says)):
         document.parse(body)
     client.force_login(organiser)
     page = _upload(client, body)
@@ -256,5 +257,5 @@ def test_an_automatic_backup_changed_on_disk_is_refused_on_restore(played, organ
     page = client.post(reverse("arbiter_restore_backup", args=[played.slug, written.name]),
                        follow=True)
     assert page.status_code == 200
-    assert f"nested more than {MAX_DEPTH} levels deep" in page.content.decode()
+    assert f"nested deeper than {MAX_DEPTH} levels" in page.content.decode()
     assert Event.objects.count() == events

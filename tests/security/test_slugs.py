@@ -49,10 +49,10 @@ def test_full_clean_lowers_it_for_the_admin_and_model_forms(event):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_slugs_stored_before_are_lowered_without_losing_an_event():
-    """Migration 0010: ``DEMO-OPEN`` beside ``demo-open`` becomes ``demo-open-2``, so that
+    """Migration 0011: ``DEMO-OPEN`` beside ``demo-open`` becomes ``demo-open-2``, so that
     ``Event.clean`` never lowers a stored slug into another event's."""
-    before = [("tournament", "0009_late_entry_vp")]
-    after = [("tournament", "0010_lower_case_slugs")]
+    before = [("tournament", "0010_event_clock_compensation")]
+    after = [("tournament", "0011_lower_case_slugs")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     Old = executor.loader.project_state(before).apps.get_model("tournament", "Event")

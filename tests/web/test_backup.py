@@ -103,4 +103,4 @@ def test_the_import_page_creates_an_event(arbiter_client, played_event):
     assert Event.objects.get(slug="copy2").arbiters.filter(username="arbiter1").exists()
     bad = SimpleUploadedFile("event.json", b"{not json", content_type="application/json")
     page = arbiter_client.post(reverse("event_import"), {"backup": bad}, follow=True)
-    assert b"not JSON" in page.content
+    assert b"not a readable backup: not valid JSON" in page.content

@@ -26,11 +26,13 @@ from games.engine.messages import MESSAGES, param_names
 from games.engine_messages import JSON_DETAILS, MOVE_MSGIDS, MSGIDS, engine_text
 from tournament import services
 from tournament.core_messages import (
+    JSON_MSGIDS,
     PAIRING_WARNING_MSGIDS,
     TIEBREAK_MSGIDS,
     TIME_CONTROL_MSGIDS,
     say,
 )
+from tournament.json_input import ENGLISH as JSON_ENGLISH
 from tournament.models import Board, Event, Player
 from tournament.pairing import PAIRING_WARNINGS
 from tournament.standings.errors import TIEBREAK_MESSAGES
@@ -61,6 +63,7 @@ TABLES = [
     ("tiebreaks", TIEBREAK_MSGIDS, TIEBREAK_MESSAGES),
     ("online moves", MOVE_MSGIDS, REFUSALS),
     ("pairing warnings", PAIRING_WARNING_MSGIDS, PAIRING_WARNINGS),
+    ("JSON input", JSON_MSGIDS, JSON_ENGLISH),
 ]
 
 

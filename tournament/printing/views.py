@@ -16,11 +16,12 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tournament import site_address, standings_bridge
-from tournament.models import Event
+from tournament.models import Event, Round
 from tournament.permissions import arbiter_required, visible_rounds
 from tournament.printing import documents
 from tournament.printing.common import PAPERS
 from tournament.printing.data import PrintError
+from tournament.request_input import column_range, whole_number
 
 
 def _paper(request) -> str:
@@ -52,7 +53,9 @@ def print_document(request, slug: str, document: str):
         raise Http404(_("The standings of this event are not published."))
     paper = _paper(request)
     try:
-        number = documents.resolve_round(event, spec.name, request.GET.get("round"))
+        number = documents.resolve_round(event, spec.name, whole_number(
+            request.GET.get("round"), label=_("Round"), column=column_range(Round, "number"),
+            required=False))
     except PrintError as exc:
         raise Http404(str(exc)) from exc
     if spec.name == "pairings" and not visible_rounds(event, request.user).filter(

@@ -224,6 +224,8 @@ def set_absence(player: Player, round_number: int, *, vp=None, reason: str = "")
         points = default if vp in (None, "") else Decimal(str(vp))
     except InvalidOperation:
         points = None
+    if points is not None and not points.is_finite():
+        points = None  # "NaN", "sNaN" (which even refuses to be compared), "Infinity"
     if info.is_round_robin and points != Decimal("0"):
         raise ServiceError(_("In a round robin an absence is a forfeit of that round's game "
                              "(0 VP); ½ is not offered. An arbiter decision remains possible "

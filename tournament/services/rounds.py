@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
 from django.db import transaction
@@ -94,19 +95,11 @@ def publish_round(round_: Round) -> Round:
 
 
 @transaction.atomic
-def schedule_round(round_: Round, starts_at: str) -> Round:
-    """Set (or clear, with an empty value) when the round starts, shown on the event page."""
-    from django.utils.dateparse import parse_datetime
-
+def schedule_round(round_: Round, starts_at: datetime | None) -> Round:
+    """Set (or clear, with ``None``) when the round starts, shown on the event page; the view
+    reads the date with ``tournament.request_input.date_time``."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    when = None
-    if starts_at.strip():
-        when = parse_datetime(starts_at.strip())
-        if when is None:
-            raise ServiceError(_("%(value)r is not a date and time.") % {"value": starts_at})
-        if timezone.is_naive(when):
-            when = timezone.make_aware(when)
-    round_.starts_at = when
+    round_.starts_at = starts_at
     round_.save(update_fields=["starts_at"])
     return round_
 

@@ -195,10 +195,13 @@ class Command(BaseCommand):
                                  "presses in this process through each press path "
                                  "(clocks/rows.py's SQL, the ORM), alternating")
         parser.add_argument("--presses", type=int, default=100)
+        parser.add_argument("--measured", action="store_true",
+                            help="with --press-path: presses carry the device's measurement, "
+                                 "as the board page sends them (reconciled)")
 
     def handle(self, *args, **o):
         if o["press_path"]:
-            return self.press_path(o["press_path"], o["presses"])
+            return self.press_path(o["press_path"], o["presses"], o["measured"])
         urls = bench_urls("bench_clocks", o["url"], o["workers"])
         slug = f"bench-{int(time.time())}"
         cookie, user = arbiter_cookie(slug)
@@ -228,11 +231,13 @@ class Command(BaseCommand):
                 delete_event(round_)
         self.report(load, result, cpu, wall, client_cpu)
 
-    def press_path(self, games: int, presses: int) -> None:
+    def press_path(self, games: int, presses: int, measured: bool = False) -> None:
         """The press path alone: ``services.press`` (lock, core, save, log, publish) timed in
         this process, CPU and wall per press, through rows.py's statements and through the ORM
         (``rows.SQL``), game by game on fresh boards, the order alternating. CPU time is the
-        figure that another load on the same cores disturbs least."""
+        figure that another load on the same cores disturbs least. ``measured``: every press
+        carries what a device on this machine measured (the time since the previous press, as
+        the board page sends it: each is reconciled, by the few ms it took to arrive)."""
         round_ = create_clock_event(2 * games, slug=f"bench-path-{int(time.time())}",
                                     time_control="3600", name="Clock benchmark")
         services.start_round(round_, who="bench")
@@ -245,8 +250,14 @@ class Command(BaseCommand):
                     rows.SQL = sql
                     board = boards.pop()
                     cpu, wall = time.process_time(), time.perf_counter()
+                    turn_began = wall
                     for number in range(presses):
-                        services.press(board, "AB"[number % 2], number, who="bench")
+                        pressed = time.perf_counter()
+                        device = services.Measured(int((pressed - turn_began) * 1000), 1)
+                        turn_began = pressed
+                        # the first turn began at the round's start, before this device's time
+                        services.press(board, "AB"[number % 2], number, who="bench",
+                                       measured=device if measured and number else None)
                     timings[sql].append(((time.process_time() - cpu) / presses * 1000,
                                          (time.perf_counter() - wall) / presses * 1000))
         finally:
@@ -257,7 +268,8 @@ class Command(BaseCommand):
             wall = statistics.median(w for _c, w in timings[sql])
             self.stdout.write(f"{label}: median per press over {games} games of {presses}: "
                               f"CPU {cpu:.2f} ms, wall {wall:.2f} ms")
-        self.stdout.write(f"load average: {os.getloadavg()[0]:.1f}")
+        self.stdout.write(f"presses {'measured' if measured else 'plain'}; "
+                          f"load average: {os.getloadavg()[0]:.1f}")
 
     def report(self, load: Load, result: dict, cpu: list[float], wall: float,
                client_cpu: float) -> None:

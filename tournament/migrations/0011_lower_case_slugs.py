@@ -25,6 +25,6 @@ def lower_slugs(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournament", "0009_late_entry_vp")]
+    dependencies = [("tournament", "0010_event_clock_compensation")]
 
     operations = [migrations.RunPython(lower_slugs, migrations.RunPython.noop)]

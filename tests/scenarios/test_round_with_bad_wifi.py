@@ -1,0 +1,97 @@
+"""Scenario: a round played on board clocks, one board on the venue's bad Wi-Fi (issue #22).
+
+The arbiter sets the event up through its pages, starts every clock from the hall (which asks
+first), and watches. Board 1's tablet sits where the Wi-Fi drops: twice for a few seconds, once
+for longer; the players press through it. The hall shows the board offline and back, marks it
+when it returns with presses the server dated where the tablet saw them, and the arbiter
+clicks Seen. No press is lost, each is stored where it was made, and no clock keeps running
+after its game: the results stop them, and closing the round stops the rest.
+"""
+
+import random
+import time
+
+import pytest
+
+from clocks import services
+from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
+    TIMEOUT_MS,
+    browser,
+    open_hall,
+)
+from tests.browser.test_clock_outage import (
+    CONNECTED,
+    DRAINED,
+    OFFLINE,
+    assert_presses_where_clicked,
+    click,
+    cut,
+    open_board,
+    restore,
+    venue,  # noqa: F401  (fixture)
+)
+from tournament.models import Board
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"]
+
+
+def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, venue,  # noqa: F811
+                                                           browser):  # noqa: F811
+    server, wifi = venue
+    arbiter = story.arbiter
+    event = arbiter.creates_event("Wi-Fi Open")
+    arbiter.enters_players(*NAMES)
+    r1 = arbiter.pairs_next_round()
+    arbiter.publishes_round(r1)
+    round_ = event.rounds.get(number=r1)
+
+    hall_context, hall = open_hall(browser, server, arbiter_user, round_)
+    hall.once("dialog", lambda dialog: dialog.accept())  # "Start every clock …?"
+    hall.click('[data-round-command="start_round"]')
+    hall.wait_for_selector("text=3 clocks started")
+
+    flaky = Board.objects.get(round=round_, number=1)
+    tablet_context, tablet = open_board(browser, wifi, flaky)
+    tablet.wait_for_selector(".side-A.running")
+    row = f'tr[data-board="{flaky.pk}"]'
+    hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
+
+    clicks = []
+    side = "A"
+    for seconds in (4, 4, 12):  # two short drops, then a long one
+        cut(tablet_context, wifi)
+        tablet.wait_for_selector(OFFLINE, timeout=4_000)
+        hall.wait_for_selector(f'{row} .hall-link[data-link="offline"]')
+        time.sleep(seconds / 2)
+        clicks.append(click(tablet, side))
+        side = "B" if side == "A" else "A"
+        time.sleep(seconds / 2)
+        restore(tablet_context, wifi)
+        tablet.wait_for_selector(CONNECTED, timeout=2 * TIMEOUT_MS)
+        tablet.wait_for_selector(DRAINED)
+        hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
+        clicks.append(click(tablet, side))  # a press online, between the drops
+        side = "B" if side == "A" else "A"
+        tablet.wait_for_selector(DRAINED)
+    assert_presses_where_clicked(flaky, clicks)
+
+    # the long drop's press arrived 6 s late: the hall marks the board until it was looked at
+    hall.wait_for_selector(f"{row} .hall-link.marked")
+    assert "arrived 6." in hall.get_attribute(f"{row} .hall-link", "title")
+    hall.click(f"{row} [data-seen]")
+    hall.wait_for_selector(f"{row} .hall-link:not(.marked)")
+
+    # the results stop their clocks; the tablet says so
+    arbiter.enters_round_results(r1, random.Random(22))
+    # (the story's pages run in this process, whose channel layer is not the server's: the
+    # tablet learns of the change from the snapshot of its next connection)
+    tablet.reload()
+    tablet.wait_for_selector('#clock[data-status="finished"]')
+    assert "Game over" in tablet.inner_text("#clock-status")
+    assert all(services.snapshot(b)["finished"] for b in round_.boards.all())
+    arbiter.closes_round(r1)
+    assert all(services.snapshot(b)["running"] is None for b in round_.boards.all())
+    tablet_context.close()
+    hall_context.close()

@@ -34,6 +34,7 @@ from clocks.services import ClockRefused
 from tournament.core_messages import json_text
 from tournament.json_input import JSONRefused, read_json
 from tournament.models import Board, Round
+from tournament.permissions import visible_boards
 from tournament.tokens import TokenRefused, board_for_token
 
 REFUSED_CLOSE_CODE = 4403
@@ -373,8 +374,10 @@ class SpectateConsumer(BoardSocket):
         await self.send_snapshot()
 
     def _load(self, board_id: int) -> tuple[Board, bool] | None:
-        board = (Board.objects.select_related("round__event").filter(pk=board_id)
-                 .exclude(round__status=Round.Status.DRAFTED).filter(second__isnull=False).first())
+        user = self.scope.get("user")
+        board = (visible_boards(user, Board.objects.select_related("round__event"))
+                 .filter(pk=board_id, second__isnull=False)
+                 .exclude(round__status=Round.Status.DRAFTED).first())
         if board is None:
             return None
         services.clock_for(board)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from clocks import access, services
 from tournament.models import Board, Event, Round
-from tournament.permissions import arbiter_required, published_round
+from tournament.permissions import arbiter_required, visible_round
 from tournament.tokens import TokenRefused, board_for_token
 
 
@@ -32,6 +33,7 @@ def _page(request, board: Board, *, mode: str, ws_path: str, template: str):
     return render(request, template, context)
 
 
+@never_cache
 def board_page(request, token):
     """The clock of the QR code's board, full screen, for the two players at the board."""
     try:
@@ -46,7 +48,7 @@ def board_page(request, token):
 
 def clock_spectate(request, slug, number, board):
     """A live, read-only clock for anyone (an arbiter also gets the controls)."""
-    round_ = published_round(slug, number)
+    round_ = visible_round(slug, number, request.user, live=True)
     board_obj = get_object_or_404(
         Board.objects.select_related("round__event", "first", "second"),
         round=round_, number=board, second__isnull=False,

@@ -27,6 +27,7 @@ from clocks.consumers import BadMessage, ClockSocket
 from games import online
 from games.models import OnlineGame
 from tournament.models import Round
+from tournament.permissions import visible_boards
 from tournament.tokens import TokenRefused
 
 MOVE_KEYS = frozenset({"type", "move", "placement", "number", "think_ms"})
@@ -146,9 +147,10 @@ class WatchConsumer(GameSocket):
         await self.start()
 
     def _load(self, board_id: int) -> OnlineGame | None:
+        boards = visible_boards(self.scope.get("user")).exclude(
+            round__status=Round.Status.DRAFTED)
         return (OnlineGame.objects.select_related("board__round__event", "board__first",
                                                   "board__second")
                 # board__pk, not board_id: Django bounds a pk lookup to the column's range (an
                 # id past 64 bits finds nothing), not a foreign key's (SQLite's OverflowError)
-                .filter(board__pk=board_id).exclude(board__round__status=Round.Status.DRAFTED)
-                .first())
+                .filter(board__pk=board_id, board__in=boards).first())

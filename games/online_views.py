@@ -8,10 +8,11 @@ connects) and name the socket to open; ``static/js/online.js`` plays through it
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import never_cache
 
 from games import online
 from games.models import OnlineGame
-from tournament.permissions import published_round
+from tournament.permissions import visible_round
 from tournament.tokens import TokenRefused
 
 
@@ -25,6 +26,7 @@ def _page(request, game: OnlineGame, seat: str | None, ws_path: str):
     })
 
 
+@never_cache
 def online_play(request, token):
     """One player's game: the board, the own rack, both clocks (the personal link)."""
     try:
@@ -36,7 +38,7 @@ def online_play(request, token):
 
 def online_watch(request, slug, number, board):
     """An online game live for anyone: board, scores and clocks, never a rack."""
-    round_ = published_round(slug, number)
+    round_ = visible_round(slug, number, request.user, live=True)
     game = get_object_or_404(
         OnlineGame.objects.select_related("board__round__event", "board__first",
                                           "board__second"),

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -24,8 +25,8 @@ from games.services import (
 )
 from tournament.core_messages import json_text
 from tournament.json_input import JSONRefused, Limits, read_json
-from tournament.models import Board, Round
-from tournament.permissions import arbiter_required
+from tournament.models import Board
+from tournament.permissions import arbiter_required, visible_boards
 from tournament.request_input import column_range, whole_number
 from tournament.tokens import TokenRefused, board_for_token
 
@@ -124,6 +125,7 @@ def arbiter_submit_any(request, event):
     }, status=(error.status or 400) if error else 200)
 
 
+@never_cache
 def player_submit(request, token):
     try:
         board = board_for_token(token)
@@ -222,6 +224,7 @@ def _json_body(request) -> dict:
     return data
 
 
+@never_cache
 def live_view(request, token, action=""):
     try:
         board = board_for_token(token)
@@ -254,12 +257,12 @@ def live_view(request, token, action=""):
 # --- the public game viewer -------------------------------------------------------------------
 
 
-def _visible_record(record_id: int) -> GameRecord:
-    record = get_object_or_404(GameRecord.objects.select_related(
-        "board__round__event", "board__first", "board__second"), pk=record_id)
-    if record.board.round.status == Round.Status.DRAFTED:
-        raise Http404(_("No such game."))
-    return record
+def _visible_record(request, record_id: int) -> GameRecord:
+    """A record of a board whose pairing the visitor may see (``permissions.visible_boards``):
+    a game's players and moves are no more public than its pairing."""
+    return get_object_or_404(GameRecord.objects.select_related(
+        "board__round__event", "board__first", "board__second"),
+        pk=record_id, board__in=visible_boards(request.user))
 
 
 def viewer_steps(text: str) -> list[dict]:
@@ -281,7 +284,7 @@ def viewer_steps(text: str) -> list[dict]:
 
 
 def game_viewer(request, record_id):
-    record = _visible_record(record_id)
+    record = _visible_record(request, record_id)
     event = record.board.round.event
     try:
         steps, unreadable = viewer_steps(record.text), None
@@ -296,7 +299,7 @@ def game_viewer(request, record_id):
 
 def game_download(request, record_id, fmt):
     """The stored text as it is (``.txt``), or converted to JSON, which needs it to parse."""
-    record = _visible_record(record_id)
+    record = _visible_record(request, record_id)
     name = f"{record.board.round.event.slug}-r{record.board.round.number}-b{record.board.number}"
     if fmt == "json":
         try:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import COLOURS
 from tournament import csv_input
 from tournament.models import Event, Player, Result
+from tournament.names import mixed_scripts
 from tournament.request_input import column_range
 from tournament.validation import tiebreak_list
 
@@ -211,3 +212,19 @@ class LoginForm(AuthenticationForm):
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
         username.validators.append(MaxLengthValidator(username.max_length))
+
+
+class SignupForm(UserCreationForm):
+    """Django's sign-up form (an invitation's new login), refusing a user name that mixes
+    alphabets: nobody needs "pаypal" with a Cyrillic "а", and such a name passes for another
+    account on every page that shows it (``names.mixed_scripts``)."""
+
+    def clean_username(self):
+        username = super().clean_username()  # None when taken (the error is already there)
+        scripts = mixed_scripts(username or "")
+        if scripts:
+            raise forms.ValidationError(
+                _("A user name in one alphabet, please: this one mixes %(scripts)s letters."),
+                code="mixed_scripts",
+                params={"scripts": " and ".join(sorted(s.title() for s in scripts))})
+        return username

@@ -155,6 +155,14 @@ class Event(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("event_home", args=[self.slug])
 
+    def clean(self) -> None:
+        """Short names are lower case whichever way they come in (``full_clean`` runs for every
+        one): ``/e/DEMO-OPEN/`` beside ``/e/demo-open/`` would be two events nobody can tell
+        apart, and their backup folders one folder on a case-insensitive disk."""
+        super().clean()
+        if isinstance(self.slug, str):
+            self.slug = self.slug.lower()
+
     def is_arbiter(self, user) -> bool:
         if not user.is_authenticated:
             return False

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "channels",
     "django_tables2",
     "axes",
+    "csp",
     "tournament",
     "games",
     "clocks",
@@ -70,6 +71,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every page the site renders (not the static files WhiteNoise serves above it).
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -191,6 +194,26 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# Content-Security-Policy (django-csp; docs/deployment.md): every script, style, image, font
+# and socket is the site's own, served by itself (no CDN: it works offline at the venue), and
+# no page has inline script, style attributes or event-handler attributes; page data goes in
+# data attributes or <script type="application/json"> blocks, which are not run. 'self' in
+# connect-src covers the site's own ws:// and wss:// sockets (CSP level 3).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # HTTPS. Production (DEBUG off, DATABASE_URL set) is HTTPS-only unless the environment says
 # otherwise; the embedded setup serves the hall's network in plain http (a laptop has no

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.engine.board import COLOURS
 from tournament import tiebreak_texts
 from tournament.models import Absence, Board, Event, Result
+from tournament.permissions import published_rounds
 from tournament.standings import (
     COLOUR_BY_COLOUR,
     CUMULATIVE,
@@ -88,13 +89,24 @@ def _game(kind, rnd, first, second, first_vp, second_vp, first_scores, second_sc
     return Game.decision(rnd, first, second, first_vp, second_vp, a, b)
 
 
+def last_round(event: Event) -> int:
+    """The last round standings may count: the last published one (0 before any).
+
+    A draft's bye and absences are not results yet, and nothing of a draft may reach anyone
+    but its arbiters (``permissions.published_rounds``): every standings page, export, PDF and
+    the projector ask for a round through ``event_results``, which stops here.
+    """
+    return published_rounds(event).count()
+
+
 def event_results(event: Event, upto_round: int | None = None) -> EventResults:
-    """The event's accepted results of rounds 1..``upto_round`` (all rounds by default)."""
-    results = Result.objects.filter(board__round__event=event, status=Result.Status.ACCEPTED)
-    absences = Absence.objects.filter(player__event=event)
-    if upto_round is not None:
-        results = results.filter(board__round__number__lte=upto_round)
-        absences = absences.filter(round_number__lte=upto_round)
+    """The event's accepted results of rounds 1..``upto_round`` (all published rounds by
+    default; never beyond ``last_round``)."""
+    last = last_round(event)
+    upto_round = last if upto_round is None else min(upto_round, last)
+    results = Result.objects.filter(board__round__event=event, status=Result.Status.ACCEPTED,
+                                    board__round__number__lte=upto_round)
+    absences = Absence.objects.filter(player__event=event, round_number__lte=upto_round)
     games, byes = [], []
     for row in results.values_list(*_RESULT_FIELDS):
         item = _game(*row)
@@ -123,7 +135,7 @@ def _missed_by_late_entries(event: Event, upto_round: int | None,
 
 def complete_rounds(event: Event) -> int:
     """The last round whose every board has an accepted result (0 before any)."""
-    rounds = event.rounds.annotate(
+    rounds = published_rounds(event).annotate(
         n_boards=Count("boards", distinct=True),
         n_done=Count("boards__results", filter=Q(boards__results__status="accepted"),
                      distinct=True),
@@ -152,10 +164,16 @@ def _last_consistent(compute: Callable[[int], T], after_round: int) -> T:
     return compute(0)
 
 
+def _after(event: Event, after_round: int | None) -> int:
+    """The round asked for (default: the last with every result in), at most ``last_round``."""
+    if after_round is None:
+        return complete_rounds(event)
+    return min(after_round, last_round(event))
+
+
 def standings(event: Event, after_round: int | None = None) -> Standings:
     """Standings after ``after_round`` (default: the last round with every result in)."""
-    if after_round is None:
-        after_round = complete_rounds(event)
+    after_round = _after(event, after_round)
     return _last_consistent(
         lambda r: compute_standings(event_results(event, r), event.tiebreaks, after_round=r),
         after_round,
@@ -185,8 +203,7 @@ def vp_before(event: Event, round_number: int) -> dict[int, object]:
 
 def crosstable(event: Event, after_round: int | None = None):
     """Standings and crosstable rows after ``after_round``."""
-    if after_round is None:
-        after_round = complete_rounds(event)
+    after_round = _after(event, after_round)
 
     def both(rounds: int):
         results = event_results(event, rounds)

@@ -24,6 +24,7 @@ from tournament.models import Absence, Board, Player, Result, Round
 from tournament.permissions import arbiter_required
 from tournament.request_input import column_range, date_time, whole_number
 from tournament.services import logins
+from tournament.services.names import look_alike_warnings
 from tournament.standings_bridge import inconsistencies, reading_notes, tiebreak_registry
 from tournament.tiebreak_texts import texts
 
@@ -103,6 +104,7 @@ def players(request, event):
         else:
             messages.success(request, _("%(name)s added with pairing number %(seed)d.")
                              % {"name": player.name, "seed": player.seed})
+            _warn_look_alikes(request, event, [player])
             return redirect("arbiter_players", event.slug)
     states = logins.login_states(event)
     return render(request, "tournament/arbiter/players.html", _ctx(
@@ -119,14 +121,20 @@ def player_edit(request, event, player_id):
     form = PlayerForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
         try:
-            services.update_player(player, **form.cleaned_data)
+            player = services.update_player(player, **form.cleaned_data)
         except services.ServiceError as exc:
             form.add_error("name", str(exc))
         else:
             messages.success(request, _("Player saved."))
+            _warn_look_alikes(request, event, [player])
             return redirect("arbiter_players", event.slug)
     return render(request, "tournament/arbiter/player_form.html", _ctx(
         event, form=form, player=player, login=logins.login_states(event).get(player.pk)))
+
+
+def _warn_look_alikes(request, event, players) -> None:
+    for warning in look_alike_warnings(event, players):
+        messages.warning(request, warning)
 
 
 @arbiter_required
@@ -141,6 +149,7 @@ def players_import(request, event):
         else:
             messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.",
                                                len(added)) % {"n": len(added)})
+            _warn_look_alikes(request, event, added)
     else:
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))

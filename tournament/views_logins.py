@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
-from django.contrib.auth.forms import UserCreationForm
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournament import site_address
-from tournament.forms import LoginForm
+from tournament.forms import LoginForm, SignupForm
 from tournament.models import Event, Player
 from tournament.permissions import arbiter_required
 from tournament.printing.svg import qr_svg
@@ -88,18 +88,18 @@ def _refused(request, refusal: logins.InvitationRefused):
                   status=refusal.status)
 
 
-def _taker(request) -> tuple[object | None, UserCreationForm, LoginForm]:
+def _taker(request) -> tuple[object | None, SignupForm, LoginForm]:
     """Who takes the invitation up, with the two forms to show again: the account logged in,
     a new one from the sign-up form (not saved yet), or the one whose password the login form
     checked; None on a GET and while a form has errors."""
-    signup, signin = UserCreationForm(prefix="new"), LoginForm(request)
+    signup, signin = SignupForm(prefix="new"), LoginForm(request)
     if request.method != "POST":
         return None, signup, signin
     if request.user.is_authenticated:
         return request.user, signup, signin
     action = request.POST.get("action")
     if action == "create":
-        signup = UserCreationForm(request.POST, prefix="new")
+        signup = SignupForm(request.POST, prefix="new")
         return (signup.save(commit=False) if signup.is_valid() else None), signup, signin
     if action == "login":
         signin = LoginForm(request, data=request.POST)
@@ -107,6 +107,7 @@ def _taker(request) -> tuple[object | None, UserCreationForm, LoginForm]:
     return None, signup, signin
 
 
+@never_cache
 def accept(request, secret):
     """The invited player's page; the invitation is used up by the first account that takes
     it, and a browser that was not logged in is logged in with that account."""

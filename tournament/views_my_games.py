@@ -21,9 +21,11 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import render
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 
 from tournament import links
 from tournament.models import Board, Player, PlayerLogin, Round
+from tournament.permissions import published_rounds
 from tournament.tokens import TokenRefused, check_round_open
 
 
@@ -57,7 +59,8 @@ def _links_open(round_: Round, now: datetime.datetime) -> bool:
 
 
 def _seat(player: Player, now: datetime.datetime) -> Seat:
-    round_ = player.event.rounds.exclude(status=Round.Status.DRAFTED).order_by("number").last()
+    # the player's own board, also where the event keeps its pairings to itself
+    round_ = published_rounds(player.event).order_by("number").last()
     board = None
     if round_ is not None:
         board = (round_.boards.filter(Q(first=player) | Q(second=player))
@@ -67,6 +70,7 @@ def _seat(player: Player, now: datetime.datetime) -> Seat:
     return Seat(player, round_, board, board_page)
 
 
+@never_cache
 @login_required
 def my_games(request):
     """The account's events, the newest first; withdrawn logins are named, nothing more."""

@@ -7,13 +7,14 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from tournament import links, name_search, services, standings_bridge, tiebreak_texts
+from tournament import links, name_search, permissions, services, standings_bridge, tiebreak_texts
 from tournament.formatting import lowest_text, name_key, vp
 from tournament.models import Board, Event, Player, Result, Round
 from tournament.request_input import column_range, whole_number
@@ -52,13 +53,8 @@ def _ctx(request, event, **extra):
 
 
 def _visible_rounds(request, event):
-    """Drafted pairings are the arbiter's until published."""
-    rounds = event.rounds.all()
-    if not request.is_arbiter:
-        if not event.publish_pairings:
-            return rounds.none()
-        rounds = rounds.exclude(status=Round.Status.DRAFTED)
-    return rounds
+    """Drafted pairings are the arbiter's until published (``permissions.visible_rounds``)."""
+    return permissions.visible_rounds(event, request.user)
 
 
 def _chosen_round(request, rounds) -> Round | None:
@@ -169,13 +165,16 @@ def _pairings_page(request, slug, *, by_name: bool):
                               if round_ else [])
     RequestConfig(request, paginate=False).configure(table)
     name = f"{event.slug}-pairings" + ("-by-name" if by_name else "")
-    return _export(request, table, name) or render(
+    response = _export(request, table, name) or render(
         request, "tournament/pairings.html", _ctx(
             request, event, round=round_, table=table,
             rounds=_visible_rounds(request, event), by_name=by_name,
             not_paired=services.not_paired(round_) if round_ else [],
             pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
         ))
+    if request.is_arbiter:  # the arbiters' copy has every seat's personal link
+        add_never_cache_headers(response)
+    return response
 
 
 def pairings(request, slug):
@@ -222,7 +221,7 @@ def _result_text(board: Board, result: Result | None) -> str:
 def _standings_round(request, event) -> int:
     done = standings_bridge.complete_rounds(event)
     wanted = _round_number(request)
-    if wanted and wanted <= event.rounds.count():
+    if wanted and wanted <= standings_bridge.last_round(event):
         return wanted
     return done
 
@@ -262,7 +261,7 @@ def standings(request, slug):
             tiebreaks=tiebreak_texts.texts(table_core.tiebreaks),
             readings=standings_bridge.reading_notes(event),
             pdf=_pdf_url(event, "standings", after),
-            rounds=range(1, event.rounds.count() + 1),
+            rounds=range(1, standings_bridge.last_round(event) + 1),
         ))
 
 
@@ -274,7 +273,7 @@ def crosstable(request, slug):
     return render(request, "tournament/crosstable.html", _ctx(
         request, event, rows=rows, after=table_core.rounds, wanted=after,
         round_numbers=range(1, table_core.rounds + 1),
-        rounds=range(1, event.rounds.count() + 1), standings=table_core,
+        rounds=range(1, standings_bridge.last_round(event) + 1), standings=table_core,
     ))
 
 

@@ -11,6 +11,8 @@
   };
   var STARTS = { R: [5, 0], G: [0, 5], B: [-5, 5], O: [-5, 0], Y: [0, -5], P: [5, -5] };
   var SIZE = 20;
+  // The colour symbols' sprite, named by the page (base.html's <body data-symbols>).
+  var SYMBOLS = document.body.dataset.symbols;
 
   function cellName(q, r, n) { return String.fromCharCode(97 + n - r) + (q + n + 1); }
   function centre(q, r) { return [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r]; }
@@ -29,7 +31,7 @@
     return node;
   }
   function symbol(letter, x, y, parent) {
-    var use = el("use", { href: global.INGENIOUS_SYMBOLS + "#sym-" + letter, x: x - 8, y: y - 8, width: 16, height: 16 }, parent);
+    var use = el("use", { href: SYMBOLS + "#sym-" + letter, x: x - 8, y: y - 8, width: 16, height: 16 }, parent);
     use.setAttribute("pointer-events", "none");
     return use;
   }
@@ -94,12 +96,24 @@
       var row = document.createElement("div");
       row.className = "track";
       var v = scores ? scores[c] || 0 : 0;
-      row.innerHTML = '<svg class="sym" width="16" height="16" aria-label="' + NAMES[c] + '"><use href="' +
-        global.INGENIOUS_SYMBOLS + "#sym-" + c + '"></use></svg><span class="track-bar"><span style="width:' +
-        (100 * v / 18) + "%;background:" + COLOURS[c] + '"></span></span><span class="track-num">' + v + "</span>";
+      var sym = el("svg", { class: "sym", width: 16, height: 16, "aria-label": NAMES[c] }, row);
+      el("use", { href: SYMBOLS + "#sym-" + c }, sym);
+      var bar = document.createElement("span");
+      bar.className = "track-bar";
+      var fill = document.createElement("span");
+      // set through the CSSOM: the Content-Security-Policy refuses style attributes in markup
+      fill.style.width = (100 * v / 18) + "%";
+      fill.style.background = COLOURS[c];
+      bar.appendChild(fill);
+      row.appendChild(bar);
+      var num = document.createElement("span");
+      num.className = "track-num";
+      num.textContent = v;
+      row.appendChild(num);
       container.appendChild(row);
     });
   }
 
-  global.HexBoard = { draw: draw, tracks: tracks, cellName: cellName, COLOURS: COLOURS, NAMES: NAMES };
+  global.HexBoard = { draw: draw, tracks: tracks, cellName: cellName, COLOURS: COLOURS, NAMES: NAMES,
+                      SYMBOLS: SYMBOLS };
 })(window);

@@ -107,7 +107,7 @@
 
   function symbolSvg(letter) {
     return '<svg class="sym" role="img" aria-label="' + HexBoard.NAMES[letter] + '"><use href="' +
-      window.INGENIOUS_SYMBOLS + "#sym-" + letter + '"></use></svg>';
+      HexBoard.SYMBOLS + "#sym-" + letter + '"></use></svg>';
   }
 
   function renderRack() {
@@ -178,7 +178,7 @@
       $("online-end").hidden = false;
       $("end-result").textContent = fmt(S.over, { result: view.result, end: endText(view) });
       $("end-seed").textContent = view.seed || "";
-      if (view.record_id) $("end-record").href = window.INGENIOUS_VIEWER.replace("/0/", "/" + view.record_id + "/");
+      if (view.record_id) $("end-record").href = document.body.dataset.viewer.replace("/0/", "/" + view.record_id + "/");
       if ($("entry")) $("entry").hidden = true;
     }
     renderClock();

@@ -143,7 +143,7 @@ def test_the_clock_spectator_page_of_an_online_board_leads_to_the_game(client, r
 
 
 def test_the_spectator_pages_of_a_draft_round_do_not_exist(client, round_):
-    """One rule for the clock's and the online game's public pages (permissions.published_round)."""
+    """One rule for the clock's and the online game's public pages (permissions.visible_round)."""
     online.mark_online(round_)
     Round.objects.filter(pk=round_.pk).update(status=Round.Status.DRAFTED)
     slug = round_.event.slug

@@ -195,9 +195,10 @@ def every_page_answers(story: EventStory) -> None:
 
 
 def complete_rounds(event: Event) -> int:
-    """The last round whose every board has an accepted result, counted here."""
+    """The last published round whose every board has an accepted result, counted here (a
+    draft counts nothing: issue #21)."""
     done = 0
-    for round_ in event.rounds.order_by("number"):
+    for round_ in event.rounds.exclude(status=Round.Status.DRAFTED).order_by("number"):
         boards = set(round_.boards.values_list("pk", flat=True))
         accepted = set(Result.objects.filter(board__round=round_, status="accepted")
                        .values_list("board_id", flat=True))

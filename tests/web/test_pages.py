@@ -128,7 +128,7 @@ def test_find_yourself_ignores_accents_and_case_and_matches_any_part(client, eve
               "lund": "Björn Nylund", "rn Ny": "Björn Nylund"}[typed]
     text = client.get(reverse("event_home", args=[event.slug]), {"q": typed}).content.decode()
     board = Board.objects.get(Q(first__name=wanted) | Q(second__name=wanted), round=round_)
-    assert f"<strong>{wanted}</strong>" in text
+    assert f"<strong><bdi>{wanted}</bdi></strong>" in text
     assert ("bye" if board.is_bye else f"board {board.number}") in text
 
 

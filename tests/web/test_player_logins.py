@@ -65,7 +65,7 @@ def _my_games(client) -> str:
 def test_an_invitation_sets_up_a_login_and_logs_the_player_in(client, event):
     secret = logins.invite(_player(event)).secret
     page = client.get(_link(secret)).content.decode()
-    assert "A login for Ada" in page and 'name="new-username"' in page
+    assert "A login for <bdi>Ada</bdi>" in page and 'name="new-username"' in page
     response = _sign_up(client, secret)
     assert response.status_code == 302 and response["Location"] == reverse("my_games")
     login = PlayerLogin.objects.get(player__name="Ada")

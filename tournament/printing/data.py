@@ -266,10 +266,11 @@ def find_round(event: Event, number: int | str | None) -> Round:
 
 
 def after_round(event: Event, number: int | str | None) -> int:
-    """The round standings are printed after: the one asked for, else the last complete one."""
+    """The round standings are printed after: the one asked for (a draft counts nothing:
+    its previous round), else the last complete one."""
     if number in (None, ""):
         return standings_bridge.complete_rounds(event)
-    return find_round(event, number).number
+    return min(find_round(event, number).number, standings_bridge.last_round(event))
 
 
 def pairings_doc(event: Event, round_: Round, info: EventInfo | None = None) -> PairingsDoc:

@@ -7,15 +7,17 @@ boards' secret tokens in their QR codes, so only the event's arbiters may print 
 
 from __future__ import annotations
 
+from csp.decorators import csp_exempt
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from tournament import site_address, standings_bridge
 from tournament.models import Event, Round
-from tournament.permissions import arbiter_required
+from tournament.permissions import arbiter_required, visible_rounds
 from tournament.printing import documents
 from tournament.printing.common import PAPERS
 from tournament.printing.data import PrintError
@@ -30,8 +32,13 @@ def _paper(request) -> str:
     return paper
 
 
+@csp_exempt()
 def print_document(request, slug: str, document: str):
-    """One document as a PDF shown inline (the browser's viewer prints it)."""
+    """One document as a PDF shown inline (the browser's viewer prints it).
+
+    Without the Content-Security-Policy of the pages: a PDF runs none of the site's scripts,
+    and a browser may count its own PDF viewer as the plugin ``object-src 'none'`` refuses.
+    """
     event = get_object_or_404(Event, slug=slug)
     try:
         spec = documents.get_document(document)
@@ -51,13 +58,14 @@ def print_document(request, slug: str, document: str):
             required=False))
     except PrintError as exc:
         raise Http404(str(exc)) from exc
-    if spec.name == "pairings" and not is_arbiter:
-        round_ = event.rounds.get(number=number)
-        if not event.publish_pairings or round_.status == Round.Status.DRAFTED:
-            raise Http404(_("The pairings of round %(n)d are not published.") % {"n": number})
+    if spec.name == "pairings" and not visible_rounds(event, request.user).filter(
+            number=number).exists():
+        raise Http404(_("The pairings of round %(n)d are not published.") % {"n": number})
     pdf = documents.render(event, spec.name, number, paper=paper,
                            base_url=site_address.base_url(request))
     response = HttpResponse(pdf, content_type="application/pdf")
+    if spec.arbiter_only:  # scoresheets and slips: every board's QR code holds its token
+        add_never_cache_headers(response)
     shown = number if spec.round_required or number else None
     response["Content-Disposition"] = (
         f'inline; filename="{documents.filename(event, spec.name, shown)}"'

@@ -32,6 +32,10 @@ def unique_slug(name: str) -> str:
 @transaction.atomic
 def create_event(*, name: str, arbiter=None, slug: str | None = None, **fields) -> Event:
     event = checked(Event(name=name, slug=slug or unique_slug(name), **fields))
+    if Event.objects.filter(slug=event.slug).exists():
+        raise InvalidInput({str(Event._meta.get_field("slug").verbose_name): [
+            _("An event with the short name %(slug)r already exists; choose another.")
+            % {"slug": event.slug}]})
     event.save()
     if arbiter is not None:
         event.arbiters.add(arbiter)

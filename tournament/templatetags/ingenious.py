@@ -51,7 +51,8 @@ def colour_symbol(letter: str, size: int = 18):
 
 @register.inclusion_tag("tournament/colour_bars.html")
 def colour_bars(scores, maximum: int = 18):
-    """Six small bars, one per colour, for a player's scores in one game."""
+    """Six small bars, one per colour, for a player's scores in one game (each an SVG whose
+    rectangle's geometry is markup: the Content-Security-Policy refuses style attributes)."""
     if not scores:
         return {"bars": []}
     if isinstance(scores, dict):
@@ -59,9 +60,11 @@ def colour_bars(scores, maximum: int = 18):
     else:
         values = list(zip(COLOURS, (int(v) for v in scores), strict=False))
     return {
+        "maximum": maximum,
         "bars": [
-            {"letter": c, "value": v, "percent": round(100 * v / maximum)} for c, v in values
-        ]
+            {"letter": c, "value": v, "rest": maximum - min(max(v, 0), maximum)}
+            for c, v in values
+        ],
     }
 
 
@@ -87,3 +90,13 @@ def crosstable_cell(cell) -> str:
 def result_kind(kind) -> str:
     """The translated name of a crosstable cell's result kind (its tooltip)."""
     return str(RESULT_KINDS.get(str(kind), kind)) if kind else ""
+
+
+@register.filter
+def bdi(value) -> str:
+    """``value`` (a name, a player) isolated in ``<bdi>``: whatever its direction (an Arabic
+    or Hebrew name) or stored text from before the invisible characters were refused
+    (``validation.one_line``), it cannot reorder the sentence around it ("board 3, against
+    NAME, you play first"). Works inside ``blocktranslate with``: the message stays the same.
+    """
+    return format_html("<bdi>{}</bdi>", value)

@@ -193,6 +193,13 @@ def decisions(table: Standings) -> dict[object, tuple[str, str]]:
     return out
 
 
+def withdrawn(event: Event, after_round: int) -> dict[object, int]:
+    """The players withdrawn by the end of ``after_round``, with the round after which they
+    left (standings and crosstable mark them: their later rounds are empty, not lost games)."""
+    return dict(event.players.filter(withdrawn_after_round__lte=after_round)
+                .values_list("pk", "withdrawn_after_round"))
+
+
 def vp_before(event: Event, round_number: int) -> dict[int, object]:
     """Each player's victory points before round ``round_number``, by player id (pairing
     pages, and the arbiter's round page to check the draw before publishing it)."""

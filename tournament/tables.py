@@ -137,11 +137,12 @@ class StandingsTable(ExportTable):
     """Rank, name, VP, then one column per tiebreak of the event (added at construction).
 
     Cells hold display strings prepared by the view and sort on hidden keys, and no column
-    has per-cell attributes or ``render_`` methods: a 300-player table stays fast to render.
+    has per-cell attributes; only the name has a ``render_`` method (a withdrawn player's
+    mark): a 300-player table stays fast to render.
     """
 
     place = tables.Column(verbose_name=_("Rank"), order_by=("rank",))
-    name = tables.Column(verbose_name=_("Name"), linkify=lambda record: record["url"])
+    name = tables.Column(verbose_name=_("Name"))
     club = tables.Column(verbose_name=_("Club"))
     vp = tables.Column(verbose_name=_("VP"), order_by=("vp_sort",))
     games = tables.Column(verbose_name=_("Games"))
@@ -168,6 +169,18 @@ class StandingsTable(ExportTable):
 
     def value_decided(self, record):
         return record.get("decided_text", "")
+
+    def render_name(self, value, record):
+        """The name, linked, and for a withdrawn player when they left (exports keep the name
+        alone: ``value_name``)."""
+        link = format_html('<a href="{}">{}</a>', record["url"], value)
+        if record.get("withdrawn") is None:
+            return link
+        return format_html('{} <span class="muted withdrawn">{}</span>', link,
+                           _("withdrawn after round %(r)d") % {"r": record["withdrawn"]})
+
+    def value_name(self, value, record):
+        return value
 
     def value_vp(self, record):
         """Exports carry VP as a number (6.5), the page shows 6½."""

@@ -237,12 +237,14 @@ def standings(request, slug):
     after = _standings_round(request, event)
     table_core = standings_bridge.standings(event, after)
     decided = standings_bridge.decisions(table_core)
+    left = standings_bridge.withdrawn(event, table_core.rounds)
     rows = []
     for row in table_core:
         item = {
             "place": row.place, "rank": row.rank, "name": row.name, "club": row.club or "",
             "vp": row.vp_display, "vp_sort": row.vp, "games": row.games_played,
             "url": reverse("player_detail", args=[event.slug, row.player_id]),
+            "withdrawn": left.get(row.player_id),
         }
         if row.player_id in decided:
             label, text = decided[row.player_id]
@@ -270,8 +272,10 @@ def crosstable(request, slug):
     _standings_allowed(request, event)
     after = _standings_round(request, event)
     table_core, rows = standings_bridge.crosstable(event, after)
+    left = standings_bridge.withdrawn(event, table_core.rounds)
     return render(request, "tournament/crosstable.html", _ctx(
-        request, event, rows=rows, after=table_core.rounds, wanted=after,
+        request, event, rows=[(row, left.get(row.player_id)) for row in rows],
+        after=table_core.rounds, wanted=after,
         round_numbers=range(1, table_core.rounds + 1),
         rounds=range(1, standings_bridge.last_round(event) + 1), standings=table_core,
     ))

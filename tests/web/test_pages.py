@@ -229,3 +229,35 @@ def test_the_standings_say_what_decided_between_equal_vp(client, arbiter):
     pdf = client.get(reverse("print_document", args=[event.slug, "standings"])).content
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     assert "Decided by" in text and "4th-lowest colour" in text
+
+
+def test_a_withdrawn_player_is_marked_and_every_kind_of_crosstable_cell_explained(
+        client, played_event):
+    """#23 item 5: standings (page, PDF) and crosstable (page, PDF) say who withdrew and
+    when; the crosstable's legend explains an empty cell; exports keep the bare name."""
+    from pypdf import PdfReader
+
+    rng = random.Random(3)
+    for board, result in services.boards_with_results(played_event.rounds.get(number=3)):
+        if result is None:
+            services.record_result(board, "played", first_scores=slip(rng),
+                                   second_scores=slip(rng))
+    leaving = played_event.players.order_by("seed").last()
+    services.withdraw_player(leaving, reason="train home")
+    leaving.refresh_from_db()
+    mark = f"withdrawn after round {leaving.withdrawn_after_round}"
+    slug = played_event.slug
+    for name in ("event_standings", "event_crosstable"):
+        page = client.get(reverse(name, args=[slug]), {"round": 3}).content.decode()
+        assert f'<span class="muted withdrawn">{mark}</span>' in page, name
+    crosstable = client.get(reverse("event_crosstable", args=[slug]), {"round": 3})
+    assert "Not in the event that round" in crosstable.content.decode()
+    csv_names = client.get(reverse("event_standings", args=[slug]),
+                           {"round": 3, "_export": "csv"}).content.decode()
+    assert leaving.name in csv_names and mark not in csv_names
+    for document in ("standings", "crosstable"):
+        pdf = client.get(reverse("print_document", args=[slug, document]), {"round": 3}).content
+        text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+        text = " ".join(text.split())
+        assert f"{leaving.name} †" in text, document
+        assert f"† withdrawn: {leaving.name} after round 3" in text, document

@@ -61,6 +61,9 @@ def build_crosstable(doc: CrosstableDoc, paper: str = "a4") -> bytes:
         _("Each round: the opponent's place number, <b>f</b> played first or <b>s</b> played "
           "second, then the result (1 win, ½ draw, 0 loss; + or − forfeit won or lost; "
           "bye, abs = absent). 1st–2nd: games played first and second."),
+        _("An empty cell: not in the event that round (withdrawn, marked beside the name, or "
+          "not yet joined)."),
+        *([doc.withdrawn] if doc.withdrawn else []),
     ]
     title = _("Crosstable") + " · " + standings_title(doc.after_round)
     return build_flowing(doc.event, [Section(title, [table])], size, legend=legend)

@@ -120,6 +120,8 @@ class StandingsDoc:
     rows: tuple[StandingLine, ...]
     #: (place, name, why) for each row below another with equal VP: what separated them.
     decisions: tuple[tuple[str, str, str], ...] = ()
+    #: The legend's line for the players marked † (withdrawn), or "".
+    withdrawn: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +141,8 @@ class CrosstableDoc:
     event: EventInfo
     after_round: int
     rows: tuple[CrossLine, ...]
+    #: The legend's line for the players marked † (withdrawn), or "".
+    withdrawn: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,20 +168,42 @@ class BoardSheet:
 # --- pure conversions (no database) --------------------------------------------------------
 
 
-def standings_doc_from(info: EventInfo, table: Standings) -> StandingsDoc:
+#: After a withdrawn player's name in the printed tables; the legend says when each left.
+WITHDRAWN_MARK = "†"
+
+
+def _marked(name: str, left: int | None) -> str:
+    return name if left is None else f"{name} {WITHDRAWN_MARK}"
+
+
+def withdrawn_legend(names: dict, left: dict) -> str:
+    """The printed tables' line for the † mark: who withdrew after which round."""
+    items = sorted((names[pid], round_) for pid, round_ in left.items() if pid in names)
+    return _("%(mark)s withdrawn: %(list)s") % {
+        "mark": WITHDRAWN_MARK,
+        "list": "; ".join(_("%(name)s after round %(r)d") % {"name": n, "r": r}
+                          for n, r in items)}
+
+
+def standings_doc_from(info: EventInfo, table: Standings,
+                       left: dict | None = None) -> StandingsDoc:
+    left = left or {}
     columns = tuple(
         TiebreakColumn(t.key, str(t.label), str(t.definition))
         for t in tiebreak_texts.texts(table.tiebreaks)
     )
     rows = tuple(
-        StandingLine(row.place, row.name, row.club or "", row.vp_display,
+        StandingLine(row.place, _marked(row.name, left.get(row.player_id)), row.club or "",
+                     row.vp_display,
                      tuple(value.display for value in row.tiebreaks))
         for row in table.rows
     )
     decided = standings_bridge.decisions(table)
     decisions = tuple((row.place, row.name, decided[row.player_id][1])
                       for row in table.rows if row.player_id in decided)
-    return StandingsDoc(info, table.rounds, columns, rows, decisions)
+    names = {row.player_id: row.name for row in table.rows}
+    return StandingsDoc(info, table.rounds, columns, rows, decisions,
+                        withdrawn_legend(names, left) if left else "")
 
 
 def cell_text(cell: CrosstableCell | None) -> str:
@@ -194,13 +220,17 @@ def cell_text(cell: CrosstableCell | None) -> str:
 
 
 def crosstable_doc_from(info: EventInfo, table: Standings,
-                        rows: tuple[CrosstableRow, ...]) -> CrosstableDoc:
+                        rows: tuple[CrosstableRow, ...],
+                        left: dict | None = None) -> CrosstableDoc:
+    left = left or {}
     lines = tuple(
-        CrossLine(row.place, row.name, row.vp_display, tuple(cell_text(c) for c in row.cells),
-                  row.firsts, row.seconds)
+        CrossLine(row.place, _marked(row.name, left.get(row.player_id)), row.vp_display,
+                  tuple(cell_text(c) for c in row.cells), row.firsts, row.seconds)
         for row in rows
     )
-    return CrosstableDoc(info, table.rounds, lines)
+    names = {row.player_id: row.name for row in rows}
+    return CrosstableDoc(info, table.rounds, lines,
+                         withdrawn_legend(names, left) if left else "")
 
 
 def time_control_text(spec: str) -> str:
@@ -291,13 +321,15 @@ def pairings_doc(event: Event, round_: Round, info: EventInfo | None = None) -> 
 
 
 def standings_doc(event: Event, after: int, info: EventInfo | None = None) -> StandingsDoc:
-    return standings_doc_from(info or event_info(event),
-                              standings_bridge.standings(event, after))
+    table = standings_bridge.standings(event, after)
+    return standings_doc_from(info or event_info(event), table,
+                              standings_bridge.withdrawn(event, table.rounds))
 
 
 def crosstable_doc(event: Event, after: int, info: EventInfo | None = None) -> CrosstableDoc:
     table, rows = standings_bridge.crosstable(event, after)
-    return crosstable_doc_from(info or event_info(event), table, rows)
+    return crosstable_doc_from(info or event_info(event), table, rows,
+                               standings_bridge.withdrawn(event, table.rounds))
 
 
 def board_sheets(event: Event, round_: Round, base_url: str,

@@ -58,6 +58,8 @@ def build_standings(doc: StandingsDoc, paper: str = "a4") -> bytes:
     legend = [f"<b>{c.label}</b>: {c.definition}" for c in doc.columns]
     legend.append(_("In every tiebreak column higher is better. Places shared after every "
                     "tiebreak are shown as a range, e.g. 3–4."))
+    if doc.withdrawn:
+        legend.append(doc.withdrawn)
     return build_flowing(doc.event, [Section(standings_title(doc.after_round),
                                              [table, *_decisions(doc, inner)])], size,
                          legend=legend)

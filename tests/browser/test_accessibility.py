@@ -2,8 +2,9 @@
 
 The pages are those of the layout test's demo-like event (a round of running clocks, four played
 rounds with records), visited anonymously, as the arbiter, and as a player (My games) and an
-invitee, at 390 px and 1366 px. Every violation is collected and reported with its rule, page
-and the selector of each offending node, so that one run shows all that is left to fix.
+invitee, at 390 px and 1366 px; an online game's seats, spectator and arbiter pages as well.
+Every violation is collected and reported with its rule, page and the selector of each
+offending node, so that one run shows all that is left to fix.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from games import online
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,
@@ -25,6 +27,8 @@ from tests.browser.test_layout import (  # noqa: F401  (fixtures)
     player,
     public_paths,
 )
+from tournament import services
+from tournament.models import Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,14 +48,9 @@ def violations(axe: Axe, page, url: str) -> list[str]:
             for rule in results.response["violations"]]
 
 
-def test_every_page_passes_wcag_21_aa_at_phone_and_desktop_width(
-    event, arbiter, player, server, browser  # noqa: F811
-):
-    account, invitation = player
-    public = {**public_paths(event), "invitation": f"/invitations/{invitation}/"}
-    desk = arbiter_paths(event)
-    visits = [(None, public), (session_cookie(arbiter, server), desk),
-              (session_cookie(account, server), {"my games": "/my-games/"})]
+def audit(browser, server, visits) -> list[str]:  # noqa: F811
+    """Every page of ``visits`` (pairs of a session cookie or None and {label: path}) at both
+    widths: the violations found, each prefixed with its width and page."""
     axe = Axe()
     failures = []
     for width_name, (width, height) in WIDTHS.items():
@@ -66,4 +65,33 @@ def test_every_page_passes_wcag_21_aa_at_phone_and_desktop_width(
                 failures += [f"{width_name} {width}px, {label} ({path}): {problem}"
                              for problem in violations(axe, page, server.url + path)]
         context.close()
+    return failures
+
+
+def test_every_page_passes_wcag_21_aa_at_phone_and_desktop_width(
+    event, arbiter, player, server, browser  # noqa: F811
+):
+    account, invitation = player
+    public = {**public_paths(event), "invitation": f"/invitations/{invitation}/"}
+    visits = [(None, public), (session_cookie(arbiter, server), arbiter_paths(event)),
+              (session_cookie(account, server), {"my games": "/my-games/"})]
+    failures = audit(browser, server, visits)
+    assert not failures, "\n".join(failures)
+
+
+def test_online_game_pages_pass_wcag_21_aa(arbiter, server, browser):  # noqa: F811
+    """The layout event has no online boards: a one-game online round of its own, its two
+    seats, its spectator page and the arbiter's online round page."""
+    cup = services.create_event(name="Online Access", slug="online-access", arbiter=arbiter,
+                                pairing_system=Event.PairingSystem.ROUND_ROBIN,
+                                rounds_planned=1)
+    for name in ("Ada First", "Ben Second"):
+        services.add_player(cup, name=name)
+    round_ = services.publish_round(services.pair_next_round(cup))
+    game = online.mark_online(round_, user=arbiter)[0]
+    online.start_round(round_, who=arbiter.username, user=arbiter)
+    public = {"seat A": f"/p/{game.token_a}/", "seat B": f"/p/{game.token_b}/",
+              "online spectator": f"/e/{cup.slug}/online/1/1/"}
+    desk = {"online round": f"/e/{cup.slug}/arbiter/online/1/"}
+    failures = audit(browser, server, [(None, public), (session_cookie(arbiter, server), desk)])
     assert not failures, "\n".join(failures)

@@ -28,7 +28,7 @@ from tests.browser.test_layout import (  # noqa: F401  (fixtures)
     public_paths,
 )
 from tournament import services
-from tournament.models import Event
+from tournament.models import Board, Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -72,8 +72,12 @@ def test_every_page_passes_wcag_21_aa_at_phone_and_desktop_width(
     event, arbiter, player, server, browser  # noqa: F811
 ):
     account, invitation = player
-    public = {**public_paths(event), "invitation": f"/invitations/{invitation}/"}
-    visits = [(None, public), (session_cookie(arbiter, server), arbiter_paths(event)),
+    board = Board.objects.get(round__event=event, round__number=5, number=1)
+    public = {**public_paths(event), "invitation": f"/invitations/{invitation}/",
+              "record submission": f"/b/{board.token}/record/"}
+    desk = {**arbiter_paths(event), "guide": "/guide/",
+            "record by the arbiter": f"/e/{event.slug}/arbiter/boards/{board.pk}/record/"}
+    visits = [(None, public), (session_cookie(arbiter, server), desk),
               (session_cookie(account, server), {"my games": "/my-games/"})]
     failures = audit(browser, server, visits)
     assert not failures, "\n".join(failures)
@@ -92,6 +96,7 @@ def test_online_game_pages_pass_wcag_21_aa(arbiter, server, browser):  # noqa: F
     online.start_round(round_, who=arbiter.username, user=arbiter)
     public = {"seat A": f"/p/{game.token_a}/", "seat B": f"/p/{game.token_b}/",
               "online spectator": f"/e/{cup.slug}/online/1/1/"}
-    desk = {"online round": f"/e/{cup.slug}/arbiter/online/1/"}
+    desk = {"online round": f"/e/{cup.slug}/arbiter/online/1/",
+            "online slips": f"/e/{cup.slug}/arbiter/online/1/slips/"}
     failures = audit(browser, server, [(None, public), (session_cookie(arbiter, server), desk)])
     assert not failures, "\n".join(failures)

@@ -75,10 +75,13 @@
         var u = symbol(letter, m.x, m.y, m.g);
         u.setAttribute("class", "piece");
         m.label.style.display = "none";
+        // A named piece is an image of its own: a plain <g> may not carry a label (ARIA).
+        m.g.setAttribute("role", "img");
         m.g.setAttribute("aria-label", name + " " + NAMES[letter]);
       } else {
         cells[name].setAttribute("fill", "#f4f1ea");
         m.label.style.display = "";
+        m.g.removeAttribute("role");
         m.g.removeAttribute("aria-label");
       }
     }

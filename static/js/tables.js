@@ -1,6 +1,7 @@
 /* A table wider than its frame says so: "more columns →" above it, gone once the reader has
  * scrolled to its end (phones: the standings' decided-by, a player's lowest colours). The
- * frame (.table-wrap) scrolls sideways by itself; this only makes that visible. */
+ * frame (.table-wrap) scrolls sideways by itself; this only makes that visible, to the eye and
+ * to the keyboard. */
 (function () {
   "use strict";
   function watch(wrap) {
@@ -12,6 +13,17 @@
     function update() {
       var hidden = wrap.scrollWidth - wrap.clientWidth - wrap.scrollLeft;
       hint.hidden = hidden <= 2;
+      // A frame that scrolls must be reachable by keyboard to scroll it (WCAG 2.1.1, axe's
+      // scrollable-region-focusable), and then says what it is.
+      if (wrap.scrollWidth > wrap.clientWidth + 2) {
+        wrap.tabIndex = 0;
+        wrap.setAttribute("role", "region");
+        wrap.setAttribute("aria-label", gettext("Table, scrolls sideways"));
+      } else if (wrap.getAttribute("role") === "region") {
+        wrap.removeAttribute("tabindex");
+        wrap.removeAttribute("role");
+        wrap.removeAttribute("aria-label");
+      }
     }
     wrap.addEventListener("scroll", update, { passive: true });
     window.addEventListener("resize", update);

@@ -1,0 +1,102 @@
+"""Every page passes axe-core's WCAG 2.1 A and AA rules at phone and desktop width (#23 item 17).
+
+The pages are those of the layout test's demo-like event (a round of running clocks, four played
+rounds with records), visited anonymously, as the arbiter, and as a player (My games) and an
+invitee, at 390 px and 1366 px; an online game's seats, spectator and arbiter pages as well.
+Every violation is collected and reported with its rule, page and the selector of each
+offending node, so that one run shows all that is left to fix.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from games import online
+from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
+    TIMEOUT_MS,
+    arbiter,
+    browser,
+    server,
+    session_cookie,
+)
+from tests.browser.test_layout import (  # noqa: F401  (fixtures)
+    CLOCK_CONNECTED,
+    arbiter_paths,
+    event,
+    player,
+    public_paths,
+)
+from tournament import services
+from tournament.models import Board, Event
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = {"phone": (390, 844), "desktop": (1366, 768)}
+WCAG_21_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+def violations(axe: Axe, page, url: str) -> list[str]:
+    """Open ``url``, let its live parts settle, and list axe's violations on it."""
+    response = page.goto(url)
+    if response.status != 200:
+        return [f"answered {response.status}"]
+    if page.locator(".connection").count():
+        page.wait_for_selector(CLOCK_CONNECTED)
+    results = axe.run(page, options=WCAG_21_AA)
+    return [f"{rule['id']}: {', '.join(' '.join(node['target']) for node in rule['nodes'])}"
+            for rule in results.response["violations"]]
+
+
+def audit(browser, server, visits) -> list[str]:  # noqa: F811
+    """Every page of ``visits`` (pairs of a session cookie or None and {label: path}) at both
+    widths: the violations found, each prefixed with its width and page."""
+    axe = Axe()
+    failures = []
+    for width_name, (width, height) in WIDTHS.items():
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        for cookie, paths in visits:
+            context.clear_cookies()
+            if cookie:
+                context.add_cookies([cookie])
+            for label, path in paths.items():
+                failures += [f"{width_name} {width}px, {label} ({path}): {problem}"
+                             for problem in violations(axe, page, server.url + path)]
+        context.close()
+    return failures
+
+
+def test_every_page_passes_wcag_21_aa_at_phone_and_desktop_width(
+    event, arbiter, player, server, browser  # noqa: F811
+):
+    account, invitation = player
+    board = Board.objects.get(round__event=event, round__number=5, number=1)
+    public = {**public_paths(event), "invitation": f"/invitations/{invitation}/",
+              "record submission": f"/b/{board.token}/record/"}
+    desk = {**arbiter_paths(event), "guide": "/guide/",
+            "record by the arbiter": f"/e/{event.slug}/arbiter/boards/{board.pk}/record/"}
+    visits = [(None, public), (session_cookie(arbiter, server), desk),
+              (session_cookie(account, server), {"my games": "/my-games/"})]
+    failures = audit(browser, server, visits)
+    assert not failures, "\n".join(failures)
+
+
+def test_online_game_pages_pass_wcag_21_aa(arbiter, server, browser):  # noqa: F811
+    """The layout event has no online boards: a one-game online round of its own, its two
+    seats, its spectator page and the arbiter's online round page."""
+    cup = services.create_event(name="Online Access", slug="online-access", arbiter=arbiter,
+                                pairing_system=Event.PairingSystem.ROUND_ROBIN,
+                                rounds_planned=1)
+    for name in ("Ada First", "Ben Second"):
+        services.add_player(cup, name=name)
+    round_ = services.publish_round(services.pair_next_round(cup))
+    game = online.mark_online(round_, user=arbiter)[0]
+    online.start_round(round_, who=arbiter.username, user=arbiter)
+    public = {"seat A": f"/p/{game.token_a}/", "seat B": f"/p/{game.token_b}/",
+              "online spectator": f"/e/{cup.slug}/online/1/1/"}
+    desk = {"online round": f"/e/{cup.slug}/arbiter/online/1/",
+            "online slips": f"/e/{cup.slug}/arbiter/online/1/slips/"}
+    failures = audit(browser, server, [(None, public), (session_cookie(arbiter, server), desk)])
+    assert not failures, "\n".join(failures)

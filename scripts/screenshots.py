@@ -112,6 +112,7 @@ def submit(page: Page, selector: str) -> None:
 def readme_pages(browser: Browser, base: str, password: str) -> None:
     """The README's screenshots of the demo event (round 5 paired, its results to come)."""
     desk = browser.new_page(viewport=DESK)
+    desk.on("dialog", lambda dialog: dialog.accept())  # "Start all clocks?" and the like
     login(desk, base, password)
     for name, path in [
         ("arbiter-dashboard", "/e/demo-open/arbiter/"),
@@ -167,6 +168,7 @@ def fill_slip(page: Page, scores: list[int]) -> None:
 def guide_pages(browser: Browser, base: str, password: str) -> None:
     """The guide's steps, in its order, on a new event made through the pages."""
     desk = browser.new_page(viewport=DESK)
+    desk.on("dialog", lambda dialog: dialog.accept())  # "Start all clocks?" and the like
     login(desk, base, password)
     # 1. Create the event; 2. import the players.
     desk.goto(base + "/events/new/")
@@ -255,6 +257,7 @@ def online_page(browser: Browser, base: str, password: str, moves: int = 16) -> 
     the two players' pages (typed, the bot's choice from the page's own view), then seat A's
     phone."""
     desk = browser.new_page(viewport=DESK)
+    desk.on("dialog", lambda dialog: dialog.accept())  # "Start all clocks?" and the like
     login(desk, base, password)
     desk.goto(base + "/events/new/")
     desk.fill("#id_name", "Online Evening")

@@ -26,12 +26,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
 # the bot's move choice is a pure core (no Django): the script imports it from the checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.dealt.bot import choose_move
+from games.engine import format_record, random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "images"
@@ -218,10 +220,17 @@ def guide_pages(browser: Browser, base: str, password: str) -> None:
     desk.fill("#id_reason", "did not come to the board")
     shot(desk, "guide-board-forfeit")
     submit(desk, "form.card button[type=submit]")
-    # 7. A dispute: a second slip for board 1 with the players' rows swapped.
+    # 7. A dispute: the players' game record of board 1 disagrees with the slip (a second slip
+    # of the arbiter's own would correct it instead), pasted on the game records page.
     desk.goto(f"{arbiter}/rounds/1/results/?board={board_one}")
-    fill_slip(desk, SLIP[6:] + SLIP[:6])
-    submit(desk, "#slip button[type=submit]")
+    players = desk.locator("#board-select option:checked").inner_text()
+    first, second = (name.strip() for name in
+                     players.split(": ", 1)[1].removesuffix("✓").split(" – "))
+    tags = {"Event": GUIDE_EVENT, "Round": "1", "Board": "1", "First": first, "Second": second}
+    desk.goto(arbiter + "/records/")
+    desk.fill("textarea[name=record]",
+              format_record(random_game(random.Random(7), tags=tags).record))
+    submit(desk, "form.card button[type=submit]")
     desk.goto(arbiter + "/")
     shot(desk, "guide-dashboard-conflict")
     desk.click("section.conflict a")
@@ -275,7 +284,10 @@ def online_page(browser: Browser, base: str, password: str, moves: int = 16) -> 
     desk.goto(arbiter + "/online/1/")
     submit(desk, "form[action$='/mark/'] button")
     submit(desk, "form[action$='/start/'] button")
-    links = {row.get_attribute("data-seat"): row.locator(".seat-link").get_attribute("href")
+    # The page gives each seat's link on the hall's address (what a phone opens); the script's
+    # server listens on this computer only, so the links are opened on its address.
+    links = {row.get_attribute("data-seat"):
+             base + urlsplit(row.locator(".seat-link").get_attribute("href")).path
              for row in desk.locator("tr[data-seat]").all()}
     phones = {seat: browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
               for seat in links}

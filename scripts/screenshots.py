@@ -101,6 +101,8 @@ def login(page: Page, base: str, password: str) -> None:
 
 
 def shot(page: Page, name: str, *, full_page: bool = True) -> None:
+    # web fonts swap in when loaded (the Hangul one on a machine without a Korean font)
+    page.evaluate("document.fonts.ready.then(() => true)")
     page.screenshot(path=str(OUT / f"{name}.png"), full_page=full_page)
     print(f"docs/images/{name}.png")
 

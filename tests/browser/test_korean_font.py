@@ -2,8 +2,9 @@
 
 This container, like a venue's Linux kiosk, has no Korean font: before the web font the
 standings page in Korean showed empty boxes. Chromium now renders its Hangul with the shipped
-NanumGothic cut to Hangul. Only Hangul uses it (every page has some: the language switch's
-한국어, and Korean names), and a machine with a Korean font of its own keeps using that.
+NanumGothic cut to Hangul, in both weights. Only Hangul uses it (every page has some: the
+language switch's 한국어, and Korean names); it comes first in the font list, because
+Chromium on Linux let system-ui claim bold Hangul it drew as empty boxes.
 """
 
 import subprocess
@@ -49,3 +50,6 @@ def test_korean_pages_use_the_web_font(server, browser, arbiter):  # noqa: F811
                                .map(f => f.family + ' ' + f.weight)""")
     assert any("Nanum Gothic Web" in face for face in loaded), loaded
     assert page.evaluate("document.fonts.check('16px \"Nanum Gothic Web\"', '순위')")
+    assert any(face == "Nanum Gothic Web 700" for face in loaded), loaded  # headings, buttons
+    assert page.evaluate("getComputedStyle(document.querySelector('h1')).fontFamily"
+                         ).startswith('"Nanum Gothic Web"')

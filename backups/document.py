@@ -48,10 +48,12 @@ EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
     "token_grace_minutes", "publish_pairings", "publish_standings", "pairing_order",
-    "print_language", "clock_compensation_s",
+    "print_language", "clock_compensation_s", "rounds_note", "checkin", "player_results",
 ]
 OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en",
-                         "clock_compensation_s": 180}
+                         "clock_compensation_s": 180, "rounds_note": "",
+                         "checkin": Event.CheckIn.OFF,
+                         "player_results": Event.PlayerResults.WITH_CHECKIN}
 """Fields that older backups lack, with the value that keeps such an event as it was."""
 
 

@@ -49,6 +49,16 @@ class Event(models.Model):
         MSO = "mso", _("MSO tournament rules")
         KOSMOS = "kosmos", _("Boxed Kosmos rules")
 
+    class CheckIn(models.TextChoices):
+        OFF = "off", _("No check-in")
+        ONCE = "once", _("Once, before round 1")
+        EVERY_ROUND = "every_round", _("Before every round")
+
+    class PlayerResults(models.TextChoices):
+        WITH_CHECKIN = "with_checkin", _("When check-in is used")
+        ALWAYS = "always", _("Always")
+        NEVER = "never", _("Never: the arbiter enters every result")
+
     class FirstMover(models.TextChoices):
         FIRST = "first", _("Seed 1 plays first on board 1 of round 1")
         SECOND = "second", _("Seed 1 plays second on board 1 of round 1")
@@ -64,6 +74,11 @@ class Event(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(99)],
         help_text=_("The Swiss rounds; a round robin plays its table's number of rounds. "
                     "Fixed once round 1 is paired."),
+    )
+    rounds_note = models.CharField(
+        _("why this number of rounds"), max_length=300, blank=True, validators=[one_line],
+        help_text=_("The MSO rules say 7 to 9 Swiss rounds; say why this event plays another "
+                    "number (shown beside the warning and kept in the history)."),
     )
     pairing_system = models.CharField(
         _("pairing system"), max_length=20, choices=PairingSystem.choices,
@@ -124,6 +139,17 @@ class Event(models.Model):
         validators=[MaxValueValidator(3600)],
         help_text=_("A board's device keeps time through a Wi-Fi outage; its presses are dated "
                     "where it saw them up to this much per game, later ones on arrival."),
+    )
+    checkin = models.CharField(
+        _("check-in"), max_length=12, choices=CheckIn.choices, default=CheckIn.OFF,
+        help_text=_("Players confirm they are here (their card's code, the door's kiosk or "
+                    "the arbiter's list) before the round is paired."),
+    )
+    player_results = models.CharField(
+        _("results the two players confirm"), max_length=12, choices=PlayerResults.choices,
+        default=PlayerResults.WITH_CHECKIN,
+        help_text=_("When both players confirm the same scores, the result is stored without "
+                    "the arbiter; a disagreement is a conflict for the arbiter."),
     )
     publish_pairings = models.BooleanField(_("publish pairings"), default=True)
     publish_standings = models.BooleanField(_("publish standings"), default=True)
@@ -309,6 +335,7 @@ class Result(models.Model):
         RECORD = "record", _("game record")
         ARBITER = "arbiter", _("arbiter")
         PAIRING = "pairing", _("pairing")
+        PLAYERS = "players", _("confirmed by both players")
 
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="results")
     version = models.PositiveIntegerField()

@@ -12,12 +12,15 @@ round played online keeps who marked it online (``rounds[i].online``), and each 
 its dealt game (``boards[j].online``): seed, commitment, the moves as stored, the two personal
 links and the index of its record on the board, so a game in progress goes on from where it
 stood with the links already printed on the players' slips. The seed and the links are
-secrets: whoever holds the file can play every seat of a game in progress. Clocks are not kept
-(``backups.online_clocks`` rebuilds those of online games from their moves).
+secrets: whoever holds the file can play every seat of a game in progress. An over-the-board
+board whose clock started keeps it (``boards[j].clock``: its state and log, with the Wi-Fi
+reconciliations of its presses; ``clocks.archive``), and it comes back paused if it was
+running; ``backups.online_clocks`` rebuilds the clocks of online games from their moves.
 
-Version 2 added the online games; version 1 files (no ``online`` keys: every round over the
-board) still import. The version went up so that a server that knows only version 1 refuses
-a file with online games instead of silently dropping them.
+Version 2 added the online games, version 3 the over-the-board clocks; older files still
+import (no ``online`` keys: every round over the board; no ``clock`` keys: no clock). The
+version goes up so that an older server refuses a file with what it does not know instead of
+silently dropping it.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from backups import online_clocks, reader
+from clocks import archive
+from clocks.models import Clock
+from clocks.services import now_ms
 from games.models import (
     GameRecord,
     OnlineEvent,
@@ -41,9 +47,9 @@ from tournament.json_input import JSONRefused, Limits, read_json
 from tournament.models import Board, Event, HistoryEntry, Result, new_board_token
 
 FORMAT = "ingenious-td-event"
-VERSION = 2
+VERSION = 3
 #: The versions this server reads (see the module docstring).
-READS = (1, 2)
+READS = (1, 2, 3)
 EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
@@ -98,6 +104,8 @@ def export_event(event: Event) -> dict:
     online_rounds = {o.round_id: o for o in OnlineRound.objects.filter(round__event=event)
                      .select_related("marked_by")}
     online_games = {g.board_id: g for g in OnlineGame.objects.filter(board__round__event=event)}
+    clocks = {c.board_id: c for c in Clock.objects.filter(board__round__event=event)
+              .prefetch_related("log_entries")}
     for round_ in event.rounds.order_by("number").prefetch_related("boards__results"):
         boards = []
         for board in round_.boards.order_by("number", "pk"):
@@ -123,6 +131,8 @@ def export_event(event: Event) -> dict:
                     for r in board.results.order_by("version")
                 ],
                 "online": _online_game(online_games.get(board.pk), records),
+                "clock": (None if board.pk in online_games
+                          else _clock(clocks.get(board.pk))),
             })
         rounds.append({
             "number": round_.number, "status": round_.status,
@@ -160,6 +170,13 @@ def export_event(event: Event) -> dict:
             for h in event.history.order_by("at", "pk")
         ],
     }
+
+
+def _clock(clock: Clock | None) -> dict | None:
+    """An over-the-board clock that started: its state and log (``clocks.archive``)."""
+    if clock is None or clock.core.started_at_ms is None:
+        return None
+    return archive.record(clock, list(clock.log_entries.all()))
 
 
 def _online_mark(online: OnlineRound | OnlineEvent | None) -> dict | None:
@@ -257,6 +274,9 @@ def _write(plan: reader.Plan, arbiter) -> Event:
                 _keep_time(Result, result.pk, "entered_at", entered_at)
             if item.online is not None:
                 _write_game(item.online, board, records)
+            if item.clock is not None:
+                archive.restore(board, item.clock, who=arbiter.username if arbiter else
+                                archive.RESTORE, user=arbiter, now_ms=now_ms())
         online_clocks.restore_round(
             [(item.board, item.online.table) for item in planned.boards if item.online],
             user=arbiter)

@@ -33,6 +33,9 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clocks import archive
+from clocks.archive import ArchivedClock
+from clocks.state_reader import StateError
 from games.dealt import MoveRefused, Table, parse_seed
 from games.engine import EngineError, format_record
 from games.engine_messages import move_refusal_text
@@ -98,6 +101,7 @@ class PlannedBoard:
     results: list[tuple[Result, int | None, str, datetime | None]] = field(default_factory=list)
     """(unsaved result, index of its record, entered_by name, entered_at)."""
     online: PlannedGame | None = None
+    clock: ArchivedClock | None = None
 
 
 @dataclass
@@ -375,6 +379,8 @@ class _Reader:
                 if isinstance(raw_board, dict) and raw_board.get("online") is not None:
                     board.online = self.online_game(raw_board["online"], f"{b_path}.online",
                                                     board, planned_round, profile)
+                if isinstance(raw_board, dict) and raw_board.get("clock") is not None:
+                    board.clock = self.clock(raw_board["clock"], f"{b_path}.clock", board)
                 planned_round.boards.append(board)
             planned.append(planned_round)
         if numbers and numbers != set(range(1, len(numbers) + 1)):
@@ -415,6 +421,18 @@ class _Reader:
                                        path, [record for record, _at in planned.records],
                                        second is None, bye_vp)
         return planned
+
+    def clock(self, raw, path: str, board: PlannedBoard) -> ArchivedClock | None:
+        """``boards[j].clock`` (version 3): an over-the-board clock that had started, its state
+        and log (``clocks.archive``); an online game's clock comes back from its moves."""
+        if board.online is not None:
+            self.problem(path, _("an online game's clock is rebuilt from its moves, not kept"))
+            return None
+        try:
+            return archive.read_record(raw, path)
+        except StateError as exc:
+            self.problem(exc.path, exc.message)
+            return None
 
     def online_mark(self, raw, path: str, row: OnlineRound | OnlineEvent) -> OnlineMark | None:
         """``rounds[i].online`` (``row`` an OnlineRound) or ``event.online`` (an OnlineEvent):

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
+from clocks import archive
 from clocks.models import Clock
 from tournament.board_attachments import Attachment
 
@@ -17,11 +18,5 @@ def started_clocks(board_ids: list[int]) -> Iterable[Attachment]:
         if state.started_at_ms is None:
             continue
         label = _("a finished clock") if state.finished is not None else _("a running clock")
-        yield Attachment(clock.board_id, "clock", label, {
-            "state": clock.state,
-            "log": [
-                {"action": e.action, "who": e.who, "server_ms": e.server_ms,
-                 "version": e.version, "detail": e.detail}
-                for e in clock.log_entries.all()
-            ],
-        })
+        yield Attachment(clock.board_id, "clock", label,
+                         archive.record(clock, list(clock.log_entries.all())))

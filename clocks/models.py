@@ -80,7 +80,9 @@ class ClockLogEntry(models.Model):
     server_ms = models.BigIntegerField(_("server time (ms)"))
     version = models.PositiveIntegerField(_("version after"))
     state_before = models.JSONField(null=True, blank=True)
-    state_after = models.JSONField()
+    #: None for an entry restored from a backup, which keeps what happened but not the states
+    #: (``clocks.archive``).
+    state_after = models.JSONField(null=True, blank=True)
     detail = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

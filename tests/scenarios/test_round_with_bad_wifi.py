@@ -8,10 +8,13 @@ clicks Seen. No press is lost, each is stored where it was made, and no clock ke
 after its game: the results stop them, and closing the round stops the rest.
 """
 
+import json
 import random
 import time
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from clocks import services
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
@@ -82,6 +85,21 @@ def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, 
     assert "arrived 6." in hall.get_attribute(f"{row} .hall-link", "title")
     hall.click(f"{row} [data-seen]")
     hall.wait_for_selector(f"{row} .hall-link:not(.marked)")
+
+    # the backup (Export, Download JSON) keeps the clock's log with the late press; restored
+    # as a new event (the import page), the clock comes back paused at the times it had
+    backup = arbiter.get(arbiter.url("arbiter_export_json")).content
+    kept = next(b for r in json.loads(backup)["rounds"] for b in r["boards"]
+                if b["number"] == 1)["clock"]
+    late = [e["detail"]["reconciled"] for e in kept["log"] if "reconciled" in e["detail"]]
+    assert max(r["late_ms"] for r in late) >= 5_000
+    upload = SimpleUploadedFile("wifi.json", backup, content_type="application/json")
+    response = arbiter.client.post(reverse("event_import"),
+                                   {"backup": upload, "slug": "wifi-restored"})
+    assert response.status_code == 302
+    copy = Board.objects.get(round__event__slug="wifi-restored", round__number=r1, number=1)
+    restored = services.snapshot(copy)
+    assert restored["paused"] and restored["press_number"] == len(clicks)
 
     # the results stop their clocks; the tablet says so
     arbiter.enters_round_results(r1, random.Random(22))

@@ -68,6 +68,10 @@ def _paired_over_disputes(d: Mapping) -> str:
                                 "boards": ", ".join(str(b) for b in d["boards"])}
 
 
+def _rounds_noted(d: Mapping) -> str:
+    return _("%(r)d Swiss rounds kept (the MSO rules: 7 to 9).") % {"r": d["rounds"]}
+
+
 _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.FORMAT_SETTLED: _format_settled,
     HistoryEntry.Action.ROUNDS_CHANGED: _rounds_changed,
@@ -77,6 +81,7 @@ _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.LOGIN_GIVEN: _login_given,
     HistoryEntry.Action.LOGIN_WITHDRAWN: _login_withdrawn,
     HistoryEntry.Action.PAIRED_OVER_DISPUTES: _paired_over_disputes,
+    HistoryEntry.Action.ROUNDS_NOTED: _rounds_noted,
 }
 
 

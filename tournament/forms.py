@@ -35,13 +35,13 @@ class EventForm(forms.ModelForm):
         help_text=_("Needed once round 1 is paired; kept in the event's history."),
     )
     field_order = ["name", "start_date", "end_date", "venue", "pairing_system",
-                   "rounds_planned", "rounds_reason"]
+                   "rounds_planned", "rounds_reason", "rounds_note"]
 
     class Meta:
         model = Event
         fields = [
             "name", "start_date", "end_date", "venue", "pairing_system", "rounds_planned",
-            "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
+            "rounds_note", "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
             "late_entry_vp",
             "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
             "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",

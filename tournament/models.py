@@ -385,6 +385,7 @@ class HistoryEntry(models.Model):
         LOGIN_GIVEN = "login_given", _("player login given")
         LOGIN_WITHDRAWN = "login_withdrawn", _("player login withdrawn")
         PAIRED_OVER_DISPUTES = "paired_over_disputes", _("round paired over open disputes")
+        ROUNDS_NOTED = "rounds_noted", _("number of rounds kept, with a reason")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(auto_now_add=True)

@@ -249,3 +249,31 @@ def test_a_swiss_outside_the_mso_rounds_is_kept_with_a_warning(arbiter_client, e
     services.pair_next_round(event)
     dashboard = arbiter_client.get(reverse("arbiter_dashboard", args=[event.slug]))
     assert (said in dashboard.content.decode()) is warned
+
+
+def test_a_reason_for_another_number_of_rounds_is_kept_shown_and_logged(arbiter_client, event):
+    """#23 item 15: the choice is kept with a reason; the warning gives way to the reason, on
+    the settings page and the dashboard, and the reason goes to the history."""
+    url = reverse("arbiter_settings", args=[event.slug])
+    form = {"name": event.name, "pairing_system": "swiss", "rounds_planned": 5,
+            "rounds_note": "  a one-day qualifier  ",
+            "pairing_order": event.pairing_order, "rules_profile": event.rules_profile,
+            "time_control": event.time_control, "bye_vp": "1", "absence_vp": "0",
+            "late_entry_vp": "0", "clock_compensation_s": 180,
+            "first_mover": event.first_mover, "token_grace_minutes": event.token_grace_minutes,
+            "print_language": event.print_language}
+    saved = arbiter_client.post(url, form, follow=True).content.decode()
+    event.refresh_from_db()
+    assert event.rounds_note == "a one-day qualifier"
+    kept = "5 Swiss rounds (the MSO rules play 7 to 9), kept because: a one-day qualifier"
+    for page in (saved, arbiter_client.get(reverse("arbiter_dashboard",
+                                                   args=[event.slug])).content.decode()):
+        assert kept in page and "this event has 5" not in page
+    entry = event.history.get(action="rounds_noted")
+    assert entry.reason == "a one-day qualifier" and "5 Swiss rounds kept" in entry.summary
+    arbiter_client.post(url, form)  # saved again unchanged: no second entry
+    assert event.history.filter(action="rounds_noted").count() == 1
+    # back to 7 rounds: nothing to explain, the note is not shown
+    arbiter_client.post(url, {**form, "rounds_planned": 7})
+    assert kept not in arbiter_client.get(reverse("arbiter_dashboard",
+                                                  args=[event.slug])).content.decode()

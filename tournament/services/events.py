@@ -260,6 +260,8 @@ def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str =
 
     The number of rounds may still change then, with a reason, never below the rounds already
     paired, and never for a round robin (its table fixes it); the change goes to the history.
+    So does the reason given for a number of Swiss rounds outside the MSO's 7–9 (``rounds_note``,
+    shown beside the warning), each time it is given or changed.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     paired = _current_round_number(event)
@@ -275,7 +277,11 @@ def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str =
         log_change(event, HistoryEntry.Action.ROUNDS_CHANGED,
                    {"old": event.rounds_planned, "new": rounds},
                    user=user, reason=rounds_reason)
-    for field, value in changes.items():
+    note = changes.get("rounds_note", event.rounds_note).strip()
+    if note and note != event.rounds_note:
+        log_change(event, HistoryEntry.Action.ROUNDS_NOTED, {"rounds": rounds}, user=user,
+                   reason=note)
+    for field, value in {**changes, "rounds_note": note}.items():
         setattr(event, field, value)
     checked(event)
     event.save()

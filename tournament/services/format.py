@@ -30,6 +30,8 @@ class FormatInfo:
     follows_field: bool
     entrants: int
     warning: str = ""
+    #: The arbiter's reason for a number of rounds the MSO rules do not play, when it applies.
+    rounds_note: str = ""
 
     @property
     def is_round_robin(self) -> bool:
@@ -73,16 +75,24 @@ def small_swiss_warning(entrants: int, rounds: int) -> str:
 MSO_SWISS_ROUNDS = range(7, 10)
 
 
-def rounds_warning(system: str, rounds: int) -> str:
-    """What the settings page and the dashboard say of a Swiss outside the MSO's 7–9 rounds."""
-    if system == Event.PairingSystem.ROUND_ROBIN or rounds in MSO_SWISS_ROUNDS:
+def rounds_warning(system: str, rounds: int, note: str = "") -> str:
+    """What the settings page and the dashboard say of a Swiss outside the MSO's 7–9 rounds:
+    a warning until the arbiter gives the reason (``note``), then nothing (the reason is shown
+    instead: ``FormatInfo.rounds_note``)."""
+    if system == Event.PairingSystem.ROUND_ROBIN or rounds in MSO_SWISS_ROUNDS or note:
         return ""
     return ngettext(
         "The MSO rules play a Swiss in 7 to 9 rounds; this event has %(r)d. Keep it if the event "
-        "needs it (a one-day event, a qualifier), and say so to the players.",
+        "needs it (a one-day event, a qualifier), say why in the settings and tell the players.",
         "The MSO rules play a Swiss in 7 to 9 rounds; this event has %(r)d. Keep it if the event "
-        "needs it (a one-day event, a qualifier), and say so to the players.", rounds,
+        "needs it (a one-day event, a qualifier), say why in the settings and tell the players.",
+        rounds,
     ) % {"r": rounds}
+
+
+def _rounds_note(event: Event, system: str, rounds: int) -> str:
+    unusual = system != Event.PairingSystem.ROUND_ROBIN and rounds not in MSO_SWISS_ROUNDS
+    return event.rounds_note if unusual else ""
 
 
 def event_format(event: Event, *, entrants: int | None = None,
@@ -93,14 +103,17 @@ def event_format(event: Event, *, entrants: int | None = None,
     """
     entrants = event.players.count() if entrants is None else entrants
     if is_settled(event) if settled is None else settled:
-        return FormatInfo(event.pairing_system, event.rounds_planned, True, False, entrants,
-                          rounds_warning(event.pairing_system, event.rounds_planned))
+        return FormatInfo(
+            event.pairing_system, event.rounds_planned, True, False, entrants,
+            rounds_warning(event.pairing_system, event.rounds_planned, event.rounds_note),
+            _rounds_note(event, event.pairing_system, event.rounds_planned))
     fmt = _forecast(event, entrants)
     warning = " ".join(filter(None, [
         small_swiss_warning(entrants, fmt.rounds) if fmt.small_swiss else "",
-        rounds_warning(fmt.system.value, fmt.rounds)]))
+        rounds_warning(fmt.system.value, fmt.rounds, event.rounds_note)]))
     return FormatInfo(fmt.system.value, fmt.rounds, False,
-                      event.pairing_system == Event.PairingSystem.AUTO, entrants, warning)
+                      event.pairing_system == Event.PairingSystem.AUTO, entrants, warning,
+                      _rounds_note(event, fmt.system.value, fmt.rounds))
 
 
 def planned_rounds(event: Event) -> int:

@@ -149,6 +149,11 @@ def players_import(request, event):
         else:
             messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.",
                                                len(added)) % {"n": len(added)})
+            ignored = services.ignored_columns(form.cleaned_data["csv_file"])
+            if ignored:
+                messages.warning(request, _("Columns not read: %(names)s (the import reads name, "
+                                            "club, country and rating).")
+                                 % {"names": ", ".join(ignored)})
             _warn_look_alikes(request, event, added)
     else:
         for errors in form.errors.values():

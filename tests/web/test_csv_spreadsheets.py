@@ -7,6 +7,7 @@ uploads it, names and accents intact.
 
 import codecs
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -14,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament import csv_input
+from tournament.services import parse_players_csv as csv_input_rows
 
 PLAYERS = [("Björn Nylund", "Uppsala", "1850"), ("Élodie Dubois", "Lyon, Croix", "1720"),
            ("Łukasz Wójcik", "Kraków", "")]
@@ -73,3 +75,24 @@ def test_any_text_saved_in_utf16_or_utf8_comes_back(text):
             assert csv_input.decode(data) == text
         except csv_input.CsvEncodingError:
             pytest.fail(f"{data[:20]!r} refused")
+
+
+@pytest.mark.parametrize("header", ["Namn;Klubb;Rating", "Имя;Клуб;Рейтинг", "이름;클럽;레이팅",
+                                    "Name;Verein;Elo", "NAME;CLUB;RATING"])
+def test_the_header_may_name_the_columns_in_any_language_of_the_site(header):
+    """A spreadsheet made in Sweden says "Namn" and "Klubb": the players page's own labels in
+    each of the site's languages name the columns too."""
+    rows = csv_input_rows(f"{header}\r\nBjörn Nylund;Uppsala;1850\r\n")
+    assert rows == [{"line": 2, "name": "Björn Nylund", "club": "Uppsala", "country": "",
+                     "rating": 1850}]
+
+
+def test_columns_the_import_does_not_read_are_named(arbiter_client, event):
+    from tournament.services import ignored_columns
+
+    assert ignored_columns("Name;Club;Born;Email\r\nA;B;1990;a@b\r\n") == ["Born", "Email"]
+    upload = io.BytesIO(b"Name,Born\r\nAdelheid Neu,1990\r\n")
+    upload.name = "players.csv"
+    page = arbiter_client.post(reverse("arbiter_players_import", args=[event.slug]),
+                               {"csv_file": upload}, follow=True).content.decode()
+    assert "Columns not read: Born" in page, re.findall(r"class=\"msg-[^>]*>(.*?)<", page)

@@ -7,8 +7,10 @@ import io
 import re
 from decimal import Decimal, InvalidOperation
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
+from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -99,23 +101,54 @@ def add_player(event: Event, *, name: str, club: str = "", country: str = "",
 _RATING = re.compile(r"[0-9]{1,9}")
 
 
+#: The columns the players import reads, by the names a header may give them
+#: (``player_columns``).
+PLAYER_COLUMNS = ("name", "club", "country", "rating")
+#: What spreadsheets of players also call them, beyond the site's five languages.
+_COLUMN_SYNONYMS = {"elo": "rating", "fed": "country", "federation": "country"}
+
+
+def player_columns() -> dict[str, str]:
+    """Header names the players import understands, case-folded: each column's English name
+    and its name in every language of the site (the players page's own labels: a German
+    arbiter's spreadsheet says "Verein", a Swedish one "Klubb"), and a few common synonyms."""
+    names = dict(_COLUMN_SYNONYMS)
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            for column in PLAYER_COLUMNS:
+                names.setdefault(str(Player._meta.get_field(column).verbose_name).casefold(),
+                                 column)
+    names.update({column: column for column in PLAYER_COLUMNS})
+    return names
+
+
+def ignored_columns(text: str) -> list[str]:
+    """The header's columns the import does not read (the players page says so)."""
+    known = player_columns()
+    header = next(csv.reader(io.StringIO(text), delimiter=csv_input.separator(text)), [])
+    return [name.strip() for name in header if name.strip().casefold() not in known]
+
+
 def parse_players_csv(text: str) -> list[dict]:
-    """Rows of a CSV with a ``name`` column (``club``, ``country``, ``rating`` optional),
-    separated by commas, semicolons or tabs (``csv_input.separator``).
+    """Rows of a CSV with a ``name`` column (``club``, ``country``, ``rating`` optional; in any
+    of the site's languages: ``player_columns``), separated by commas, semicolons or tabs
+    (``csv_input.separator``).
 
     Only the shape is read here; each row's values are checked as the player is entered, so a
     refusal names the line and the field (``import_players``).
     """
     reader = csv.DictReader(io.StringIO(text), delimiter=csv_input.separator(text))
+    known = player_columns()
     try:
         header = reader.fieldnames
-        if not header or "name" not in [(f or "").strip().lower() for f in header]:
+        if not header or "name" not in [known.get((f or "").strip().casefold()) for f in header]:
             raise ServiceError(_("The CSV needs a header line with a 'name' column."))
         rows = []
         for raw in reader:
             line_no = reader.line_num
-            row = {(k or "").strip().lower(): v for k, v in raw.items() if isinstance(v, str)}
-            row = {k: v.strip() for k, v in row.items()}
+            row = {known.get((k or "").strip().casefold()): v for k, v in raw.items()
+                   if isinstance(v, str)}
+            row = {k: v.strip() for k, v in row.items() if k is not None}
             if not row.get("name"):
                 raise ServiceError(_("Line %(line)d: the name is empty.") % {"line": line_no})
             rating = row.get("rating") or None

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -131,6 +133,18 @@ def scope_language(scope: dict) -> str:
         META={"HTTP_ACCEPT_LANGUAGE": headers.get("accept-language", "")},
     )
     return translation.get_language_from_request(request)
+
+
+_PAGE_ID = re.compile(r"[A-Za-z0-9]{8,32}")
+
+
+def page_id(scope: dict) -> str | None:
+    """The id the board page sends in its socket's address (``?page=``), if it is one: the
+    hall's link list replaces that page's older sockets with this one (``clocks.links``)."""
+    for value in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("page", []):
+        if _PAGE_ID.fullmatch(value):
+            return value
+    return None
 
 
 #: The messages whose handlers may answer in words (refusals, errors); the group messages
@@ -301,6 +315,7 @@ class BoardConsumer(BoardSocket):
         await self.accept()
         await self.join(services.board_group(self.board.pk))
         await self.send_snapshot()
+        self.device = page_id(self.scope)
         self.last_heard, self.silent = services.now_ms(), False
         await self.report_link()
         # from the start: a Wi-Fi that drops before the page's first ping is an outage too
@@ -309,7 +324,7 @@ class BoardConsumer(BoardSocket):
     async def report_link(self, silent_since: int | None = None, gone: bool = False) -> None:
         await database_sync_to_async(links.socket_state)(
             self.board.pk, self.board.round_id, self.channel_name, services.now_ms(),
-            silent_since, gone)
+            silent_since, gone, self.device)
 
     async def heard(self) -> None:
         """A heartbeat: one after a silence reports the device live again."""

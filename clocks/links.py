@@ -9,8 +9,11 @@ clock row, written only when the link changes (never per heartbeat), and the new
 the round's hall group after the commit.
 
 The link is kept per socket (by channel name), so a reload whose new socket opens before the old
-one closes still reads as live. A worker that dies leaves its sockets listed as live: the hall
-then shows such a board live until a socket of it opens or closes again.
+one closes still reads as live. Each socket also names the page that opened it (``device``: a
+random id the board page keeps for its tab), and a page's new socket replaces its older ones:
+a worker that dies closes no socket and reports nothing, so its sockets would otherwise stay
+listed as live for ever, and the hall would show the board live through its next outage. The
+page reconnects to another worker with the same id, which clears them.
 """
 
 from __future__ import annotations
@@ -71,18 +74,32 @@ def _update(board_id: int, round_id: int, change) -> None:
 
 
 def socket_state(board_id: int, round_id: int, channel: str, now: int,
-                 silent_since: int | None = None, gone: bool = False) -> None:
+                 silent_since: int | None = None, gone: bool = False,
+                 device: str | None = None) -> None:
     """A board socket opened or heard again (live), went silent since ``silent_since``, or
-    closed (``gone``)."""
+    closed (``gone``); one that opens for ``device`` replaces that page's older sockets."""
 
     def change(link: dict[str, Any]) -> dict[str, Any]:
         sockets = dict(link.get("sockets", {}))
+        devices = dict(link.get("devices", {}))
         was_live = LIVE in sockets.values()
+        if silent_since is not None and channel not in sockets:
+            return link  # a socket its page replaced (``device``) going quiet before it closes
         if gone:
             sockets.pop(channel, None)
+            devices.pop(channel, None)
         else:
+            if device is not None and channel not in devices:
+                for older in [c for c, d in devices.items() if d == device]:
+                    sockets.pop(older, None)
+                    devices.pop(older)
+                devices[channel] = device
             sockets[channel] = LIVE if silent_since is None else silent_since
         link["sockets"] = sockets
+        if devices:
+            link["devices"] = devices
+        else:
+            link.pop("devices", None)
         if LIVE in sockets.values():
             link.pop("since_ms", None)
         elif was_live or "since_ms" not in link:

@@ -322,7 +322,22 @@
   }
   function flush() { queue.forEach(send); }
 
-  var conn = socket(root.dataset.ws, {
+  /* This tab's id, kept through reloads (sessionStorage): the server lists the board's link
+   * per socket, and a new socket of the same tab replaces the older ones, including those of
+   * a server worker that died without closing them. */
+  function pageId() {
+    var id = null;
+    try { id = sessionStorage.getItem("ingenious-page"); } catch (_err) { /* storage off */ }
+    if (!id) {
+      var bytes = new Uint8Array(12);
+      crypto.getRandomValues(bytes);
+      id = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+      try { sessionStorage.setItem("ingenious-page", id); } catch (_err) { /* storage off */ }
+    }
+    return id;
+  }
+
+  var conn = socket(root.dataset.ws + "?page=" + pageId(), {
     state: function (state) {
       if (link.state === "connected" && state !== "connected") link.lastContact = Date.now();
       link.state = state;

@@ -293,3 +293,30 @@ async def test_a_measured_press_that_may_not_be_made_is_answered_as_refused(boar
     await spectator.send_json_to({"type": "press", "side": "A", "press": 0})  # unmeasured
     assert (await receive(spectator, "error"))["message"] == "Spectators cannot press the clock."
     await spectator.disconnect()
+
+
+async def test_a_page_that_reconnects_replaces_the_sockets_of_a_dead_worker(board):
+    """A worker that dies closes nothing: its socket stays listed live. The board page
+    reconnects (to another worker) with its tab's id, which replaces that socket, so the next
+    outage shows as one."""
+    from clocks.models import Clock
+
+    first = await connect(f"/ws/board/{board.token}/?page=tab0000001")
+    await receive(first, "snapshot")
+    # the worker dies: its socket's channel stays listed, as nothing reports it gone
+    dead = next(iter((await database_sync_to_async(Clock.objects.get)(board=board))
+                     .link["sockets"]))
+    second = await connect(f"/ws/board/{board.token}/?page=tab0000001")
+    await receive(second, "snapshot")
+    link = (await database_sync_to_async(Clock.objects.get)(board=board)).link
+    assert dead not in link["sockets"] and list(link["sockets"].values()) == ["live"]
+    # another tab (or a page without an id, or a junk id) keeps its own entry
+    other = await connect(f"/ws/board/{board.token}/?page=x%27%3Cjunk")
+    await receive(other, "snapshot")
+    link = (await database_sync_to_async(Clock.objects.get)(board=board)).link
+    assert len(link["sockets"]) == 2 and len(link["devices"]) == 1
+    for socket in (second, other):
+        await socket.disconnect()
+    link = (await database_sync_to_async(Clock.objects.get)(board=board)).link
+    assert link["sockets"] == {} and "devices" not in link
+    await first.disconnect()

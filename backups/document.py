@@ -42,9 +42,9 @@ from games.models import (
     ResultRecord,
     new_seat_token,
 )
-from tournament.core_messages import json_text
-from tournament.json_input import JSONRefused, Limits, read_json
+from tournament.inputs.json_input import JSONRefused, Limits, read_json
 from tournament.models import Board, Event, HistoryEntry, Result, new_board_token
+from tournament.texts.core_messages import json_text
 
 FORMAT = "ingenious-td-event"
 VERSION = 3
@@ -76,7 +76,7 @@ def parse(raw: bytes | str):
     """The JSON document of a backup file, for every way a file comes in (the import page,
     a restored automatic backup, ``import_event``); ``BackupError`` says what is wrong.
 
-    The site's one JSON reader (``tournament.json_input``) refuses what the standard reader
+    The site's one JSON reader (``tournament.inputs.json_input``) refuses what the standard reader
     lets through to crash a later step: text that is not UTF-8, ``NaN`` and ``Infinity`` (no
     database stores them), integers of thousands of digits, lone surrogates and a nest too
     deep for any reader, each with where it is."""

@@ -27,8 +27,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from clocks import services
-from clocks.clock import AdjustKind, FinishKind
-from clocks.timecontrol import TimeControl
+from clocks.core.clock import AdjustKind, FinishKind
+from clocks.core.timecontrol import TimeControl
 from games.dealt import Table
 from tournament.models import Board
 

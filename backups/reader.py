@@ -2,7 +2,7 @@
 
 A backup may come from another server, an older version, or someone's editor. ``read`` walks
 the whole document, builds the model instances without saving them, runs each through the
-model's own validation (the limits of ``tournament.validation``, the same as for the forms),
+model's own validation (the limits of ``tournament.inputs.validation``, the same as for the forms),
 checks what ties them together (pairing numbers, boards, result versions, VP that follow from
 the scores, one result per player and round) and collects every problem with its path in the
 file, e.g. ``players[3].name``. Only a document without problems becomes a :class:`Plan`,
@@ -35,7 +35,7 @@ from django.utils.translation import ngettext
 
 from clocks import archive
 from clocks.archive import ArchivedClock
-from clocks.state_reader import StateError
+from clocks.core.state_reader import StateError
 from games.dealt import MoveRefused, Table, parse_seed
 from games.engine import EngineError, format_record
 from games.engine_messages import move_refusal_text

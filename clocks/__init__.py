@@ -1,1 +1,1 @@
-"""Board clocks: the pure clock core (``clocks.clock``) and its Channels shell."""
+"""Board clocks: the pure clock core (``clocks.core.clock``) and its Channels shell."""

@@ -1,7 +1,8 @@
 """Re-checking a board token on every press, cheaply; an arbiter's rights on every command.
 
 A board link must stop working the moment the arbiter revokes or reissues it, or its round
-closes, so every press re-checks the token. The full check (``tournament.tokens.board_for_token``)
+closes, so every press re-checks the token. The full check
+(``tournament.boards.tokens.board_for_token``)
 loads the board with its round, event and both players: too much for every press. A token that
 opened the board at connect time is still valid exactly when the board still has that token,
 it is not revoked, and its round is still published (a closed round's grace period depends on
@@ -18,8 +19,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from tournament.boards.tokens import board_for_token
 from tournament.models import Board, Event, Round
-from tournament.tokens import board_for_token
 
 
 @cache

@@ -8,7 +8,7 @@ class ClocksConfig(AppConfig):
 
     def ready(self):
         from clocks.attachments import started_clocks
-        from tournament.board_attachments import register
+        from tournament.boards.board_attachments import register
 
         register("clocks", started_clocks)
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clocks.clock import ClockState
+from clocks.core.clock import ClockState
+from clocks.core.state_reader import MAX_MS, StateError, read_state
 from clocks.models import Clock, ClockLogEntry, compact
-from clocks.state_reader import MAX_MS, StateError, read_state
 from tournament.models import Board
 
 #: Who the pause of a restored running clock is logged under when no importer is known.

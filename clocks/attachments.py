@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from clocks import archive
 from clocks.models import Clock
-from tournament.board_attachments import Attachment
+from tournament.boards.board_attachments import Attachment
 
 
 def started_clocks(board_ids: list[int]) -> Iterable[Attachment]:

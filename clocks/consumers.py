@@ -31,13 +31,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clocks import access, links, services
-from clocks.clock import IgnoredReason
+from clocks.core.clock import IgnoredReason
 from clocks.services import ClockRefused
-from tournament.core_messages import json_text
-from tournament.json_input import JSONRefused, read_json
+from tournament.boards.tokens import TokenRefused, board_for_token
+from tournament.inputs.json_input import JSONRefused, read_json
 from tournament.models import Board, Round
 from tournament.permissions import visible_boards
-from tournament.tokens import TokenRefused, board_for_token
+from tournament.texts.core_messages import json_text
 
 REFUSED_CLOSE_CODE = 4403
 HALL_BATCH_S = 0.25

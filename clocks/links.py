@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 
 from clocks import services  # services uses this module too: only its functions are called
-from clocks.clock import Dated, Reconciliation
+from clocks.core.clock import Dated, Reconciliation
 from clocks.models import Clock
 
 SILENT_MS = 3_000  # no heartbeat for this long: the board's device is offline

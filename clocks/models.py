@@ -1,6 +1,7 @@
 """Board clocks as stored: one row per board holding the pure core's state, plus an audit log.
 
-The core (``clocks/clock.py``) stores no ticking time, only events, so the row changes only when
+The core (``clocks/core/clock.py``) stores no ticking time, only events, so the row changes only
+when
 something happens (a press, a pause, a flag) and any process can derive the remaining times from
 it and the current time. Only ``clocks.services`` writes these rows, under a row lock.
 """
@@ -11,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from clocks.clock import ClockState
+from clocks.core.clock import ClockState
 from tournament.models import Board
 
 

@@ -26,8 +26,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clocks import access, links, rows, server_context
-from clocks import clock as core
-from clocks.clock import ClockState, IgnoredReason, Press, Reconciliation, Side
+from clocks.core import clock as core
+from clocks.core.clock import ClockState, IgnoredReason, Press, Reconciliation, Side
 from clocks.models import Clock, ClockLogEntry, compact
 from tournament.models import Board, Round
 

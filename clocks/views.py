@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from clocks import access, services
+from tournament.boards.tokens import TokenRefused, board_for_token
 from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required, visible_round
-from tournament.tokens import TokenRefused, board_for_token
 
 
 def refused(request, reason: str, status: int = 403):

@@ -19,7 +19,7 @@ class GamesConfig(AppConfig):
             record_origins,
             records_and_live_entries,
         )
-        from games.online import (
+        from games.online.play import (
             arbiter_command,
             flag_fell,
             press_guard,
@@ -27,7 +27,8 @@ class GamesConfig(AppConfig):
             watch_path,
         )
         from games.services import carry_record_link, online_result_guard
-        from tournament import board_attachments, links, signals
+        from tournament import signals
+        from tournament.boards import board_attachments, links
         from tournament.services import register_result_guard
 
         board_attachments.register("games", records_and_live_entries)

@@ -1,8 +1,8 @@
 """What the games app tells the event app: which boards hold game records or live entries
-(see ``tournament.board_attachments``), which results came from a record (see
-``tournament.links.result_sources``), which boards have a spectators' page
-(``tournament.links.board_pages``) and where a player plays their online game
-(``tournament.links.personal_links``)."""
+(see ``tournament.boards.board_attachments``), which results came from a record (see
+``tournament.boards.links.result_sources``), which boards have a spectators' page
+(``tournament.boards.links.board_pages``) and where a player plays their online game
+(``tournament.boards.links.personal_links``)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import GameRecord, LiveGame, OnlineGame, ResultRecord
-from tournament.board_attachments import Attachment
-from tournament.links import Link
-from tournament.tokens import TokenRefused, check_round_open
+from tournament.boards.board_attachments import Attachment
+from tournament.boards.links import Link
+from tournament.boards.tokens import TokenRefused, check_round_open
 
 
 def records_and_live_entries(board_ids: list[int]) -> Iterable[Attachment]:
@@ -54,7 +54,7 @@ def online_watch_pages(board_ids: list[int]) -> dict[int, Link]:
 
 def online_seat_links(keys: list[tuple[int, int]]) -> dict[tuple[int, int], Link]:
     """The personal link of each asked (board, player) seat of an online game, while its round's
-    links work (``check_round_open``, the rule of ``games.online.seat_for_token``). Only the
+    links work (``check_round_open``, the rule of ``games.online.play.seat_for_token``). Only the
     asked player's seat: the other seat's link is that player's secret."""
     asked = set(keys)
     games = OnlineGame.objects.filter(board_id__in={board for board, _player in asked}) \

@@ -3,7 +3,7 @@
 - ``PlayConsumer`` (``ws/play/<token>/``): one player's personal link. It receives its own
   seat's view (the position, scores, both clocks and its own rack, never the other) and sends
   moves; the link is checked again before every move and ``sync``, and a reissued link closes
-  its open sockets at once (a group per link, ``games.online.link_group``).
+  its open sockets at once (a group per link, ``games.online.play.link_group``).
 - ``WatchConsumer`` (``ws/watch/<board id>/``): anyone, for a published online round; the
   spectators' view (no rack at all), read only.
 
@@ -11,7 +11,7 @@ Both are members of the board's clock group only: after a move one message bring
 and every seat's view, already encoded, and each socket sends its own seat's (one channel-layer
 message per move and worker instead of one per seat and one for the clock). Clock changes
 without a move (the arbiter's pause or adjustment) come as plain snapshots. A flag the flag
-timer stores reaches the game through ``games.online.flag_fell`` (the flagged seat stops for
+timer stores reaches the game through ``games.online.play.flag_fell`` (the flagged seat stops for
 everybody at once). The JSON plumbing, errors and refusals come from the clock sockets
 (``clocks.consumers.ClockSocket``).
 """
@@ -24,11 +24,11 @@ from django.utils.translation import gettext as _
 
 from clocks import services as clock_services
 from clocks.consumers import BadMessage, ClockSocket
-from games import online
 from games.models import OnlineGame
+from games.online import play as online
+from tournament.boards.tokens import TokenRefused
 from tournament.models import Round
 from tournament.permissions import visible_boards
-from tournament.tokens import TokenRefused
 
 MOVE_KEYS = frozenset({"type", "move", "placement", "number", "think_ms"})
 
@@ -69,7 +69,7 @@ class GameSocket(ClockSocket):
 
     async def clock_snapshot(self, event):
         """The board's clock changed. After a move the same message brings every seat's view
-        (``games.online.encoded_views``): this socket sends its own seat's only, and the clock
+        (``games.online.play.encoded_views``): this socket sends its own seat's only, and the clock
         it carries is not sent again on its own."""
         if self.withdrawn:
             return
@@ -110,7 +110,7 @@ class PlayConsumer(GameSocket):
         return online.view(self.game, self.seat, link=self.token)
 
     async def link_withdrawn(self, event) -> None:
-        """The arbiter reissued this seat's link (``games.online.reissue_seat_token``): the
+        """The arbiter reissued this seat's link (``games.online.play.reissue_seat_token``): the
         sockets opened with the old one close at once, on every worker."""
         with translation.override(self.language):
             await self.withdraw(_("This player link is not valid."))

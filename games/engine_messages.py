@@ -5,7 +5,8 @@ reason from them (``games.engine.messages``: for ``verify_log``, the golden file
 tests). Here each code has a gettext msgid with the params as named placeholders, counted ones
 through ngettext; :func:`engine_text` translates an error, nested reasons included, wherever it
 reaches a person: the record submission pages and the JSON API (``games.services``), the live
-scoresheet (``games.live``). tests/web/test_translated_refusals.py fails when a code has no
+scoresheet (``games.live``). tests/web/languages/test_translated_refusals.py fails when a code has
+no
 msgid here or a msgid's placeholders differ from the code's params.
 
 Cell names, seat letters, colour letters and tiles stay as the record writes them (``f10``,
@@ -21,8 +22,8 @@ from django.utils.translation import ngettext_lazy, pgettext_lazy
 from games.dealt import MoveRefused
 from games.engine import EngineError
 from games.engine.messages import Message
-from tournament.core_messages import JSON_DETAILS, json_text, say
-from tournament.json_input import JSONRefused
+from tournament.inputs.json_input import JSONRefused
+from tournament.texts.core_messages import JSON_DETAILS, json_text, say
 
 __all__ = ["JSON_DETAILS", "MOVE_MSGIDS", "MSGIDS", "engine_text", "move_refusal_text"]
 

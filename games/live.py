@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clocks import services as clock_services
-from clocks.clock import ClockState
+from clocks.core.clock import ClockState
 from clocks.models import Clock
 from games import services as game_services
 from games.engine import EngineError, Game, format_record, parse_record, replay

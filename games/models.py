@@ -43,7 +43,8 @@ class ResultRecord(models.Model):
 
     The link lives here, beside the records, and points down at the event app's result: the
     event app stores results without knowing that records exist (it asks
-    ``tournament.links.result_sources`` when it shows one). Several versions may share a record (a
+    ``tournament.boards.links.result_sources`` when it shows one). Several versions may share a
+    record (a
     conflict accepted later becomes a new version of the same record); a record that a result
     stands on cannot be deleted by itself.
     """
@@ -83,14 +84,14 @@ def new_seat_token() -> str:
 
 
 #: What a personal link may look like when it comes from elsewhere (a backup file): the
-#: characters of :func:`new_seat_token`, as long as ``games.online.seat_for_token`` looks up
+#: characters of :func:`new_seat_token`, as long as ``games.online.play.seat_for_token`` looks up
 #: (10 to 32), so that the link is one segment of the seat's address and opens its seat.
 SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]{10,32}")
 
 
 class OnlineEvent(models.Model):
     """An event whose rounds are played online: each round goes online when it is published
-    (``games.online.round_published``), unless the arbiter dealt it earlier or it began over
+    (``games.online.play.round_published``), unless the arbiter dealt it earlier or it began over
     the board. Rounds online already stay online when the switch is turned off."""
 
     event = models.OneToOneField("tournament.Event", on_delete=models.CASCADE,

@@ -7,7 +7,7 @@ rejects, or whose header does not match the board, writes nothing; a valid one i
 like a result slip, so conflicts with a slip are kept for the arbiter.
 
 A board played online takes no record but its game's own (``ONLINE_VIA``, written by
-``games.online``): the game is the only witness of its result, so a record from anywhere else
+``games.online.play``): the game is the only witness of its result, so a record from anywhere else
 (the board's shared token, the API, the arbiter's paste) is refused with the code
 ``online_game`` before anything is read. ``online_result_guard`` holds the same line for the
 other ways a result comes in (``tournament.services.record_result``).

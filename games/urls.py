@@ -3,7 +3,9 @@ pages of online games."""
 
 from django.urls import path
 
-from games import online_arbiter, online_views, views
+from games import views
+from games.online import arbiter as online_arbiter
+from games.online import views as online_views
 
 urlpatterns = [
     path("games/<int:record_id>/", views.game_viewer, name="game_viewer"),

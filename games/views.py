@@ -23,12 +23,12 @@ from games.services import (
     submit_record,
     verified_record,
 )
-from tournament.core_messages import json_text
-from tournament.json_input import JSONRefused, Limits, read_json
+from tournament.boards.tokens import TokenRefused, board_for_token
+from tournament.inputs.json_input import JSONRefused, Limits, read_json
+from tournament.inputs.request_input import column_range, whole_number
 from tournament.models import Board
 from tournament.permissions import arbiter_required, visible_boards
-from tournament.request_input import column_range, whole_number
-from tournament.tokens import TokenRefused, board_for_token
+from tournament.texts.core_messages import json_text
 
 SUBMISSIONS_PER_10_MIN = 20
 ENTRIES_PER_MINUTE = 120

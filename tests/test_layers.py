@@ -23,10 +23,10 @@ CORES = (
     "tournament.pairing",
     "tournament.standings",
     "tournament.outcome",
-    "tournament.json_input",
-    "clocks.clock",
-    "clocks.clock_types",
-    "clocks.timecontrol",
+    "tournament.inputs.json_input",
+    "clocks.core.clock",
+    "clocks.core.clock_types",
+    "clocks.core.timecontrol",
 )
 PROJECT = ("tournament.settings", "tournament.urls",
            "tournament.asgi", "tournament.wsgi")

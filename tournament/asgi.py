@@ -2,7 +2,7 @@
 Channels.
 
 Websocket handshakes must come from a page of this site, scheme, host and port alike
-(``tournament/websocket_origin.py``), so that a page on another site cannot drive a board's
+(``tournament/site/websocket_origin.py``), so that a page on another site cannot drive a board's
 clock with a player's cookies.
 """
 import os
@@ -18,7 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from clocks.flagtimer import FlagTimerMiddleware  # noqa: E402
 from clocks.routing import websocket_urlpatterns as clock_routes  # noqa: E402
 from games.routing import websocket_urlpatterns as game_routes  # noqa: E402
-from tournament.websocket_origin import SameOriginValidator  # noqa: E402
+from tournament.site.websocket_origin import SameOriginValidator  # noqa: E402
 
 # The flag timer wrapper starts the embedded flag timer in this process's event loop (unless
 # FLAG_TIMER is off) and answers ASGI lifespan events; see clocks/flagtimer.py.

@@ -3,15 +3,13 @@
 
 from django.urls import path
 
-from tournament import (
-    views_arbiter,
-    views_guide,
-    views_logins,
-    views_my_games,
-    views_public,
-    views_trf,
-)
 from tournament.printing import views as print_views
+from tournament.views import arbiter as views_arbiter
+from tournament.views import guide as views_guide
+from tournament.views import logins as views_logins
+from tournament.views import my_games as views_my_games
+from tournament.views import public as views_public
+from tournament.views import trf as views_trf
 
 urlpatterns = [
     path("", views_public.home, name="home"),

@@ -10,11 +10,11 @@ from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import COLOURS
-from tournament import csv_input
+from tournament.inputs import csv_input
+from tournament.inputs.names import mixed_scripts
+from tournament.inputs.request_input import column_range
+from tournament.inputs.validation import tiebreak_list
 from tournament.models import Event, Player, Result
-from tournament.names import mixed_scripts
-from tournament.request_input import column_range
-from tournament.validation import tiebreak_list
 
 _SCORE = re.compile(r"[0-9]{1,2}")
 VP_CHOICES = [("", "—"), ("1", "1"), ("0.5", "½"), ("0", "0")]

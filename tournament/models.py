@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from tournament.inputs.validation import one_line, tiebreak_list, time_control
 from tournament.standings import DEFAULT_TIEBREAKS
-from tournament.validation import one_line, tiebreak_list, time_control
 
 #: Board tokens stay valid at most a week after the round closes.
 MAX_GRACE_MINUTES = 7 * 24 * 60

@@ -80,7 +80,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "tournament.middleware.RefusalMiddleware",
+    "tournament.site.middleware.RefusalMiddleware",
     # Last, as django-axes asks: turns a locked-out login into its lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -98,7 +98,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tournament.context_processors.player_account",
+                "tournament.site.context_processors.player_account",
             ],
         },
     },
@@ -243,7 +243,7 @@ LOGGING = {
 }
 
 # Where players' phones reach this server, for QR codes and printed links
-# (tournament/site_address.py). Unset: the address a page was asked at, a loopback one replaced
+# (tournament/site/site_address.py). Unset: the address a page was asked at, a loopback one replaced
 # by this machine's address on the hall's network. Behind a proxy set it to the public address.
 PUBLIC_BASE_URL = ENV.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
 #: The port ``make run`` serves on, for links made without a request (``export_pdf``).

@@ -13,8 +13,8 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament import tiebreak_texts
-from tournament.formatting import vp
+from tournament.texts import tiebreak_texts
+from tournament.texts.formatting import vp
 
 # A plain number, as the standings write it: ``+12``, ``-3``, ``−3`` (U+2212), ``6.5``, ``3½``,
 # ``½``.

@@ -32,5 +32,5 @@ urlpatterns = [
     path("", include("backups.urls")),
 ]
 
-# Friendly error pages (DEBUG off, as `make run` serves): tournament/views_errors.py.
-handler404 = "tournament.views_errors.not_found"
+# Friendly error pages (DEBUG off, as `make run` serves): tournament/views/errors.py.
+handler404 = "tournament.views.errors.not_found"

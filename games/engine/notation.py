@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from tournament.json_input import JSONRefused, Limits, read_json
+from tournament.inputs.json_input import JSONRefused, Limits, read_json
 
 from .board import COLOURS
 from .errors import EngineError, NotationError
@@ -154,7 +154,7 @@ def _escape(value: str) -> str:
 
 
 def _parse_json_text(text: str) -> Record:
-    """A JSON record, read by the site's one JSON reader (``tournament.json_input``): deep
+    """A JSON record, read by the site's one JSON reader (``tournament.inputs.json_input``): deep
     nesting, huge numbers and lone surrogates are refused there with their path."""
     try:
         data = read_json(text, _RECORD_JSON)

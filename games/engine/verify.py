@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clocks.timecontrol import TimeControl, TimeControlError
+from clocks.core.timecontrol import TimeControl, TimeControlError
 
 from .board import COLOURS, Board
 from .errors import EngineError, IllegalActionError, NotationError

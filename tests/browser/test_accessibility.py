@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from games import online
+from games.online import play as online
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,

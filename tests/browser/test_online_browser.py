@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from games import online
 from games.dealt import Table
 from games.models import OnlineGame
+from games.online import play as online
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,

@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from clocks import access
 from clocks.benchsupport import create_clock_event
+from tournament.boards.tokens import TokenRefused, reissue_token, revoke_token
 from tournament.models import Round
-from tournament.tokens import TokenRefused, reissue_token, revoke_token
 
 
 @pytest.fixture

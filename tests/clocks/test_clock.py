@@ -1,4 +1,4 @@
-"""Worked examples for the pure clock core (``clocks.clock``, ``clocks.timecontrol``).
+"""Worked examples for the pure clock core (``clocks.core.clock``, ``clocks.core.timecontrol``).
 
 Times are written as ``minutes * MIN + seconds * S`` so the arithmetic can be checked by eye.
 """
@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-import clocks.clock
-import clocks.timecontrol
-from clocks.clock import (
+import clocks.core.clock
+import clocks.core.timecontrol
+from clocks.core.clock import (
     MAX_ADJUST_MS,
     AdjustKind,
     AlreadyStartedError,
@@ -34,7 +34,7 @@ from clocks.clock import (
     Status,
     UnknownChoiceError,
 )
-from clocks.timecontrol import DEFAULT_TIME_CONTROL, TimeControl, TimeControlError
+from clocks.core.timecontrol import DEFAULT_TIME_CONTROL, TimeControl, TimeControlError
 
 S = 1000
 MIN = 60 * S
@@ -516,7 +516,7 @@ def test_to_dict_round_trips_through_json():
     assert ClockState.from_dict(ClockState.new().to_dict()) == ClockState.new()
 
 
-@pytest.mark.parametrize("module", [clocks.clock, clocks.timecontrol])
+@pytest.mark.parametrize("module", [clocks.core.clock, clocks.core.timecontrol])
 def test_documented_examples_run(module):
     failures, tried = doctest.testmod(module)
     assert tried > 0

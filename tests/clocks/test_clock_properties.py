@@ -21,7 +21,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from clocks.clock import (
+from clocks.core.clock import (
     MAX_ADJUST_MS,
     AlreadyStartedError,
     ClockFinishedError,
@@ -38,7 +38,7 @@ from clocks.clock import (
     SideFlaggedError,
     Status,
 )
-from clocks.timecontrol import MAX_SECONDS, TimeControl
+from clocks.core.timecontrol import MAX_SECONDS, TimeControl
 
 SIDES = st.sampled_from(list(Side))
 time_controls = st.one_of(

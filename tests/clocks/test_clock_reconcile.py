@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from clocks.clock import (
+from clocks.core.clock import (
     ClockState,
     Dated,
     IgnoredReason,
@@ -20,7 +20,7 @@ from clocks.clock import (
     Side,
     Status,
 )
-from clocks.timecontrol import TimeControl
+from clocks.core.timecontrol import TimeControl
 
 A, B = Side.A, Side.B
 BUDGET = 180_000

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from clocks import flagtimer, rows, services
 from clocks.benchsupport import create_clock_event
-from clocks.clock import IgnoredReason, Side, Status
+from clocks.core.clock import IgnoredReason, Side, Status
 from clocks.models import Clock, ClockLogEntry
 from tests.fake_time import T0
 from tournament.models import Board

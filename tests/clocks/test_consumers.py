@@ -11,7 +11,7 @@ from clocks import services
 from clocks.benchsupport import create_clock_event
 from clocks.models import Clock
 from tests.sockets import connect, foreign_origin_refused, receive
-from tournament.tokens import revoke_token
+from tournament.boards.tokens import revoke_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

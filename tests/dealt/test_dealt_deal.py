@@ -107,7 +107,7 @@ def test_a_shuffle_is_a_permutation_of_the_set(seed):
 def test_the_protocols_worked_example_is_the_cores_own_deal():
     """docs/online-protocol.md's worked example, replayed by the server's core: the same
     commitment and record lines, and the views its bullets describe (re-checked from the
-    document's words alone in tests/security/test_protocol_worked_example.py)."""
+    document's words alone in tests/security/online/test_protocol_worked_example.py)."""
     example = worked_example()
     seed = parse_seed(example.seed)
     moves = []

@@ -1,6 +1,6 @@
 """The engine's messages: every error names a code of the message table, and the English text
 rendered from code and params is the reason the engine always gave (the shell translates from
-the same code and params, see tests/web/test_translated_refusals.py)."""
+the same code and params, see tests/web/languages/test_translated_refusals.py)."""
 
 from __future__ import annotations
 

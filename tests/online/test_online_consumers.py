@@ -11,11 +11,11 @@ from django.db import connections
 
 from clocks import flagtimer
 from clocks.benchsupport import create_clock_event
-from games import online
 from games.dealt import Table, parse_seed
 from games.dealt.bot import choose_move
 from games.live import tags_for
 from games.models import OnlineGame
+from games.online import play as online
 from tests.sockets import connect, foreign_origin_refused, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from clocks.models import ClockLogEntry
-from games import online
 from games.dealt.bot import choose_move
+from games.online import play as online
 from tests.online.test_online_services import arbiter, game, round_  # noqa: F401  (fixtures)
 
 

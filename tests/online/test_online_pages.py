@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from clocks import services as clock_services
 from clocks.benchsupport import create_clock_event
-from games import online
 from games.models import LiveGame, OnlineGame
+from games.online import play as online
 from tournament.models import Round
 
 
@@ -152,7 +152,7 @@ def test_the_spectator_pages_of_a_draft_round_do_not_exist(client, round_):
 
 
 def test_the_public_pairings_link_each_online_game_to_its_spectators_page(client, round_):
-    """The event app asks tournament.links.board_pages; games answers for online boards."""
+    """The event app asks tournament.boards.links.board_pages; games answers for online boards."""
     slug = round_.event.slug
     pairings = reverse("event_pairings", args=[slug])
     assert "/online/1/" not in client.get(pairings).content.decode()  # over the board: none

@@ -8,12 +8,12 @@ from django.contrib.auth import get_user_model
 from clocks import flagtimer
 from clocks import services as clock_services
 from clocks.benchsupport import create_clock_event
-from games import online
 from games.dealt import check_deal
 from games.dealt.bot import choose_move
 from games.models import GameRecord, OnlineGame
+from games.online import play as online
+from tournament.boards.tokens import TokenRefused
 from tournament.models import Result
-from tournament.tokens import TokenRefused
 
 
 @pytest.fixture

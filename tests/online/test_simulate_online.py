@@ -10,11 +10,11 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from clocks.benchsupport import AsgiServer, create_clock_event
-from games import online
 from games.botclient import play_seat
 from games.dealt import check_deal
 from games.engine import verify
 from games.models import OnlineGame
+from games.online import play as online
 from tests.clocks.servers import wait_for_other_sessions_to_end
 from tournament.models import Result
 

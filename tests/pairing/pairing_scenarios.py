@@ -9,9 +9,9 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 
+from tournament.bridges.pairing_simulation import play_round
 from tournament.pairing import Event, NoLegalPairing, Player, RoundPairing, Settings, Status
 from tournament.pairing.swiss import pair_swiss
-from tournament.pairing_simulation import play_round
 
 
 def start_event(players: int, rounds: int, rng: random.Random, *, late: bool = True) -> Event:

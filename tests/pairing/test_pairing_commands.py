@@ -10,8 +10,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from pairing_scenarios import run_event, start_event
 
+from tournament.bridges.pairing_simulation import new_event, play_round
 from tournament.pairing import Settings, export_trf, pair_swiss
-from tournament.pairing_simulation import new_event, play_round
 
 
 def trf_pair(path, *args: str) -> str:

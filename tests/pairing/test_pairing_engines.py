@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from pairing_scenarios import run_event, start_event
 
+from tournament.bridges.pairing_simulation import new_event, play_round
 from tournament.pairing import (
     EngineConfigError,
     EngineError,
@@ -21,7 +22,6 @@ from tournament.pairing import (
     pair_swiss,
 )
 from tournament.pairing.engines import DutchEngine, ExternalEngine
-from tournament.pairing_simulation import new_event, play_round
 
 # A stand-in for bbpPairings/JaVaFo: same command line (--dutch IN -p OUT), same output file,
 # exit status 1 for "no valid pairing". It pairs with py4swiss, run as a separate program.

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pairing_scenarios import run_event, start_event
 
+from tournament.bridges.pairing_simulation import new_event, play_round
 from tournament.pairing import (
     Board,
     EngineError,
@@ -25,7 +26,6 @@ from tournament.pairing import (
     Status,
     pair_swiss,
 )
-from tournament.pairing_simulation import new_event, play_round
 
 # --- independent statements of the rules, used as oracles -----------------------------------
 

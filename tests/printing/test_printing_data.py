@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from games.engine.board import Board as EngineBoard
-from tournament.formatting import name_key
 from tournament.models import Board
 from tournament.printing import data
 from tournament.printing.board_diagram import cell_centre
+from tournament.texts.formatting import name_key
 
 
 def test_time_control_text():

@@ -8,9 +8,10 @@ import pytest
 from django.urls import reverse
 from printing_helpers import A4, GAMES, LETTER, PLAYERS, pdf_pages, pdf_sizes
 
-from tournament import services, standings_bridge
-from tournament.formatting import name_key
+from tournament import services
+from tournament.bridges import standings_bridge
 from tournament.printing import documents
+from tournament.texts.formatting import name_key
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ import pytest
 
 from tests.scenarios import checks
 from tests.scenarios.story import EventStory
-from tournament import views_public
 from tournament.models import Result
+from tournament.views import public as views_public
 
 
 @pytest.fixture

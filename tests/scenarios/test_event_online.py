@@ -16,8 +16,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import online
 from games.models import OnlineGame
+from games.online import play as online
 from tests.scenarios.story import Refused
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"]

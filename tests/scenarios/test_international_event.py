@@ -18,7 +18,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tests.scenarios.story import Refused
-from tournament.formatting import name_key
+from tournament.texts.formatting import name_key
 
 NAMES = ["Zoë", "Émile", "adam", "Ørjan", "Bo", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo",
          "Ida"]

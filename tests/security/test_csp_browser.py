@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from clocks.benchsupport import create_clock_event
-from games import online
+from games.online import play as online
 from tests.accounts import make_organiser
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,

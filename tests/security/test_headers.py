@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from clocks.benchsupport import create_clock_event
-from games import online
+from games.online import play as online
 from tournament import services
 from tournament.services import logins
 

@@ -18,11 +18,12 @@ from django.test import Client
 from django.urls import reverse
 
 from clocks.benchsupport import create_clock_event
-from games import online
 from games.engine import format_record, random_game
+from games.online import play as online
 from games.services import submit_record
 from tests.sockets import connect, receive
-from tournament import services, standings_bridge
+from tournament import services
+from tournament.bridges import standings_bridge
 from tournament.models import Event
 
 

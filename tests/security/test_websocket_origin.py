@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from tournament.asgi import application
-from tournament.websocket_origin import SameOriginValidator, parse_origin
+from tournament.site.websocket_origin import SameOriginValidator, parse_origin
 
 
 class Accept(AsyncWebsocketConsumer):
@@ -62,7 +62,7 @@ async def test_a_loopback_origin_does_not_open_a_public_host(settings):
 async def test_a_foreign_origin_is_denied_at_the_handshake(board):
     """The documented refusal (docs/online-protocol.md): the handshake is closed before it is
     accepted, which the ASGI server answers with HTTP 403 (a real daphne:
-    tests/security/test_online_protocol_holes.py); no 4403, no message."""
+    tests/security/online/test_online_protocol_holes.py); no 4403, no message."""
     for headers in ([(b"host", b"127.0.0.1:8000"), (b"origin", b"http://evil.example")],
                     [(b"host", b"127.0.0.1:8000")]):
         communicator = WebsocketCommunicator(application, f"/ws/board/{board.token}/",

@@ -14,7 +14,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament import csv_input
+from tournament.inputs import csv_input
 from tournament.services import parse_players_csv as csv_input_rows
 
 PLAYERS = [("Björn Nylund", "Uppsala", "1850"), ("Élodie Dubois", "Lyon, Croix", "1720"),

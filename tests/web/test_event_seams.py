@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 from clocks import services as clock_services
-from tournament import services, standings_bridge
+from tournament import services
+from tournament.bridges import standings_bridge
 from tournament.models import Absence, Board, Event, HistoryEntry, Result
 
 
@@ -293,7 +294,7 @@ def test_a_hand_edit_asks_before_removing_a_stored_record_and_refuses_absent_pla
 
 
 def test_a_service_refusal_that_a_view_did_not_expect_is_a_409(rf, monkeypatch):
-    from tournament.middleware import RefusalMiddleware
+    from tournament.site.middleware import RefusalMiddleware
 
     middleware = RefusalMiddleware(lambda request: None)
     stale = services.StaleResult("changed by someone else")

@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings
 from django.urls import Resolver404, resolve, reverse
 
-from tournament.views_guide import GUIDE, IMAGE_NAME, IMAGES, guide_html
+from tournament.views.guide import GUIDE, IMAGE_NAME, IMAGES, guide_html
 
 TEXT = GUIDE.read_text(encoding="utf-8")
 IMAGE_LINKS = re.findall(r"!\[[^\]]*\]\(images/([^)\s]+)\)", TEXT)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from backups import document
 from games.models import GameRecord
-from tests.web.backup_fuzz import imported_whole_or_refused, spoiled
+from tests.web.backups.backup_fuzz import imported_whole_or_refused, spoiled
 from tournament import services
 from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
 

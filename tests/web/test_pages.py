@@ -10,7 +10,8 @@ from django.db.models import Q
 from django.urls import reverse
 
 from games import simulation
-from tournament import services, standings_bridge
+from tournament import services
+from tournament.bridges import standings_bridge
 from tournament.models import Board, Event, Result
 
 pytestmark = pytest.mark.django_db
@@ -133,7 +134,7 @@ def test_find_yourself_ignores_accents_and_case_and_matches_any_part(client, eve
 
 
 def test_name_folding_spells_letters_that_do_not_decompose():
-    from tournament.name_search import folded
+    from tournament.inputs.name_search import folded
 
     assert folded("  Søren  ŁÓDŹ Æsa ") == "soren lodz aesa"
     assert folded("Straße") == folded("STRASSE")

@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import online
+from games.online import play as online
 from tournament import services
 from tournament.models import HistoryEntry, LoginInvitation, PlayerLogin, Round
 from tournament.services import logins

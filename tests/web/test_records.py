@@ -13,7 +13,8 @@ from games import live
 from games.engine import format_record, random_game
 from games.models import GameRecord, ResultRecord
 from games.services import MAX_RECORD_BYTES, RecordRejected, submit_record
-from tournament import services, standings_bridge
+from tournament import services
+from tournament.bridges import standings_bridge
 from tournament.models import Board, Result
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +161,7 @@ def test_a_player_submits_with_the_board_token(client, board):
 
 
 def test_wrong_revoked_or_expired_tokens_are_refused(client, board):
-    from tournament import tokens
+    from tournament.boards import tokens
 
     assert client.get(reverse("player_submit", args=["x" * 24])).status_code == 403
     old = board.token

@@ -129,7 +129,7 @@ def test_a_requested_absence_scores_the_absence_vp_and_is_not_paired(event):
     assert away.pk not in paired
     services.publish_round(round2)
     finish(round2)
-    from tournament import standings_bridge
+    from tournament.bridges import standings_bridge
 
     table = standings_bridge.standings(event, 2)
     row = table.row(away.pk)

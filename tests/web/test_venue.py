@@ -18,7 +18,8 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
-from tournament import config, site_address
+from tournament import config
+from tournament.site import site_address
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db

@@ -15,11 +15,13 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from clocks.timecontrol import TimeControl, TimeControlError
-from tournament import services, standings_bridge, tiebreak_texts
-from tournament.formatting import name_key
+from clocks.core.timecontrol import TimeControl, TimeControlError
+from tournament import services
+from tournament.bridges import standings_bridge
 from tournament.models import Board, Event, Round
 from tournament.standings import CrosstableCell, CrosstableRow, Standings, format_points
+from tournament.texts import tiebreak_texts
+from tournament.texts.formatting import name_key
 
 
 class PrintError(Exception):

@@ -15,13 +15,14 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
-from tournament import site_address, standings_bridge
+from tournament.bridges import standings_bridge
+from tournament.inputs.request_input import column_range, whole_number
 from tournament.models import Event, Round
 from tournament.permissions import arbiter_required, visible_rounds
 from tournament.printing import documents
 from tournament.printing.common import PAPERS
 from tournament.printing.data import PrintError
-from tournament.request_input import column_range, whole_number
+from tournament.site import site_address
 
 
 def _paper(request) -> str:

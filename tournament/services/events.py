@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import csv_input
+from tournament.inputs import csv_input
 from tournament.models import Absence, Event, HistoryEntry, Player
 from tournament.services import format as event_format
 from tournament.services.errors import ServiceError

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import event_texts
 from tournament import pairing as core
 from tournament.models import Event, HistoryEntry, Player
 from tournament.services.history import log_change
+from tournament.texts import event_texts
 
 
 @dataclass(frozen=True)

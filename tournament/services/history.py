@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils import translation
 
-from tournament import event_texts
 from tournament.models import Event, HistoryEntry
 from tournament.services.validation import checked
+from tournament.texts import event_texts
 
 
 def log_change(event: Event, action: str, details: dict, *, user=None,

@@ -6,8 +6,8 @@ from collections import defaultdict
 
 from django.utils.translation import gettext as _
 
+from tournament.inputs.names import skeleton
 from tournament.models import Event, Player
-from tournament.names import skeleton
 
 
 def look_alike_warnings(event: Event, players: list[Player]) -> list[str]:

@@ -12,11 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import board_attachments, pairing_bridge, signals
 from tournament import pairing as core
-from tournament.core_messages import pairing_warning_text
-from tournament.formatting import name_key
-from tournament.formatting import vp as vp_text
+from tournament import signals
+from tournament.boards import board_attachments
+from tournament.bridges import pairing_bridge
 from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
 from tournament.services import format as event_format
 from tournament.services.errors import NeedsConfirmation, ServiceError
@@ -24,6 +23,9 @@ from tournament.services.events import _current_round_number
 from tournament.services.history import log_change
 from tournament.services.results import record_result
 from tournament.services.validation import checked_value
+from tournament.texts.core_messages import pairing_warning_text
+from tournament.texts.formatting import name_key
+from tournament.texts.formatting import vp as vp_text
 
 
 def missing_results(round_: Round) -> list[Board]:
@@ -97,7 +99,7 @@ def publish_round(round_: Round) -> Round:
 @transaction.atomic
 def schedule_round(round_: Round, starts_at: datetime | None) -> Round:
     """Set (or clear, with ``None``) when the round starts, shown on the event page; the view
-    reads the date with ``tournament.request_input.date_time``."""
+    reads the date with ``tournament.inputs.request_input.date_time``."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     round_.starts_at = starts_at
     round_.save(update_fields=["starts_at"])

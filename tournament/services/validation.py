@@ -1,6 +1,7 @@
 """``checked``: the model's own validation, run by every service before it writes.
 
-The limits live on the model fields (``tournament.validation``); this turns their verdict into
+The limits live on the model fields (``tournament.inputs.validation``); this turns their verdict
+into
 the service layer's one refusal type, with the field's name in the message, so that a form, a
 CSV line, a backup object and an API call all get the same words.
 """

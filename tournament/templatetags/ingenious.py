@@ -6,8 +6,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import COLOURS
-from tournament import formatting
 from tournament.printing.data import cell_text
+from tournament.texts import formatting
 
 register = template.Library()
 

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from backups import document
-from tournament import pairing_bridge
+from tournament.bridges import pairing_bridge
 from tournament.models import Event
 
 

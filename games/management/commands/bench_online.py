@@ -45,9 +45,9 @@ from clocks.benchsupport import (
     latency_text,
     percentile,
 )
-from games import online
 from games.botclient import open_socket
 from games.dealt.bot import choose_move
+from games.online import play as online
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import random
 from django.core.management.base import BaseCommand, CommandError
 
 from games import simulation
-from tournament import standings_bridge
+from tournament.bridges import standings_bridge
 
 
 class Command(BaseCommand):

@@ -20,10 +20,10 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from clocks.benchsupport import AsgiServer, create_clock_event
-from games import online
 from games.botclient import BotError, SeatGame, play_seat
 from games.dealt import DealMismatch, check_deal
 from games.models import GameRecord
+from games.online import play as online
 
 
 async def play_all(url: str, games: list[tuple[int, str, str]], seed: int) -> list[SeatGame]:

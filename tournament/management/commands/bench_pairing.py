@@ -11,8 +11,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from tournament.bridges.pairing_simulation import new_event, simulate
 from tournament.pairing import Settings, pair_swiss
-from tournament.pairing_simulation import new_event, simulate
 
 
 class Command(BaseCommand):

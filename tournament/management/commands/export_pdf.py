@@ -2,7 +2,7 @@
 
 Prints what the print menu prints, for scripts and for a venue without a browser at hand.
 QR codes point at ``PUBLIC_BASE_URL``, or this machine's address on the hall's network
-(``tournament.site_address.command_base_url``).
+(``tournament.site.site_address.command_base_url``).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import site_address
 from tournament.models import Event
 from tournament.printing import documents
 from tournament.printing.common import PAPERS
 from tournament.printing.data import PrintError
+from tournament.site import site_address
 
 
 class Command(BaseCommand):

@@ -1,0 +1,649 @@
+"""The pure board clock: events in, new states out, time always passed in by the caller.
+
+Store, not tick: a state keeps, per side, the time used in finished turns (plus increments and
+arbiter adjustments), whose turn it is and when the turn's running stretch began. Remaining time
+is derived from the ``now_ms`` the caller passes, so the state only changes on events and any
+process can compute the same answer. Flags are derived too: a state looked at at or after a
+side's deadline shows that side flagged at exactly the deadline (``at``). docs/clock.md has the
+state diagram and the rules decisions.
+
+>>> clock = ClockState.new(TimeControl.parse("600+5")).start(0)
+>>> result = clock.press(Side.A, 0, 12_000)
+>>> result.press
+Press(number=1, side=<Side.A: 'A'>, at_ms=12000, remaining_ms=593000)
+>>> result.state.snapshot(20_000)["remaining_ms"]
+{'A': 593000, 'B': 592000}
+>>> result.state.at(612_000).status
+<Status.B_FLAGGED: 'b_flagged'>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from clocks.core.clock_types import (
+    AdjustKind,
+    AlreadyStartedError,
+    ArbiterAction,
+    ClockError,
+    ClockFinishedError,
+    Dated,
+    Finish,
+    FinishKind,
+    IgnoredReason,
+    InvalidAmountError,
+    MissingArgumentError,
+    NegativeTimeError,
+    NothingToCorrectError,
+    NotPausedError,
+    NotRunningError,
+    NotStartedError,
+    Press,
+    Reconciliation,
+    Side,
+    SideClock,
+    SideFlaggedError,
+    Status,
+    TurnRecord,
+    UnknownChoiceError,
+)
+from clocks.core.timecontrol import DEFAULT_TIME_CONTROL, MAX_SECONDS, TimeControl, TimeControlError
+
+__all__ = [
+    "MAX_ADJUST_MS",
+    "AdjustKind", "AlreadyStartedError", "ArbiterAction", "ClockError", "ClockFinishedError",
+    "ClockState", "Dated", "Finish", "FinishKind", "IgnoredReason", "InvalidAmountError",
+    "MissingArgumentError", "NegativeTimeError", "NotPausedError", "NotRunningError",
+    "NotStartedError", "NothingToCorrectError", "Press", "PressResult", "Reconciliation", "Side",
+    "SideClock", "SideFlaggedError", "Status", "TimeControl", "TimeControlError", "TurnRecord",
+    "UnknownChoiceError",
+]  # fmt: skip
+
+_E = TypeVar("_E", bound=StrEnum)
+
+#: The largest amount an arbiter may add, subtract or set in one adjustment: one day, the
+#: time-control grammar's own limit. Larger amounts are typing errors (or attacks): an amount
+#: of 10**300 ms would make every later deadline too large for the database's 64 bits.
+MAX_ADJUST_MS = MAX_SECONDS * 1000
+
+
+@dataclass(frozen=True, slots=True)
+class PressResult:
+    """The outcome of a press: accepted with its ``Press`` record, or ignored with the reason;
+    for a press the device measured, how it was placed on the server's timeline."""
+
+    state: ClockState
+    press: Press | None
+    ignored: IgnoredReason | None
+    reconciled: Reconciliation | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.ignored is None
+
+
+_FRESH = SideClock()
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """An immutable clock. Every event method takes ``now_ms`` and returns a new state.
+
+    A ``now_ms`` earlier than the last change is treated as the time of the last change: server
+    processes may disagree by a few milliseconds, and time never runs backwards inside a clock.
+    """
+
+    time_control: TimeControl = DEFAULT_TIME_CONTROL
+    a: SideClock = _FRESH
+    b: SideClock = _FRESH
+    turn: Side | None = None  # the side to move; None before start, when both flagged, finished
+    paused: bool = False
+    turn_started_ms: int | None = None  # start of the turn's current running stretch
+    turn_elapsed_ms: int = 0  # the turn's time before that stretch (a pause splits a turn)
+    started_at_ms: int | None = None
+    updated_ms: int | None = None  # time of the last change
+    press_number: int = 0  # completed turns: what a client sends with a press
+    version: int = 0  # every change: what clients order snapshots by
+    epoch: int = 0  # arbiter commands (start, pause, resume, adjust, correct, finish) so far
+    compensated_ms: int = 0  # the budget measured presses have used (``_budget_cost``)
+    compensated_to_ms: int | None = None  # the latest arrival of a press dated earlier
+    flag_turn: TurnRecord | None = None  # the turn the last flag ended, until the next change
+    presses: tuple[Press, ...] = ()
+    log: tuple[ArbiterAction, ...] = ()
+    finished: Finish | None = None
+
+    @classmethod
+    def new(cls, time_control: TimeControl | str = DEFAULT_TIME_CONTROL) -> ClockState:
+        """A clock not started yet, with a ``TimeControl`` or its notation (``'600d10'``)."""
+        if isinstance(time_control, str):
+            time_control = TimeControl.parse(time_control)
+        return cls(time_control=time_control)
+
+    # -- derived views -------------------------------------------------------------------------
+
+    @property
+    def running(self) -> Side | None:
+        """The side whose clock runs now (as stored: call ``at`` first to apply due flags)."""
+        return None if self.paused else self.turn
+
+    @property
+    def status(self) -> Status:
+        if self.finished is not None:
+            return Status.FINISHED
+        if self.started_at_ms is None:
+            return Status.NOT_STARTED
+        if self.paused:
+            return Status.PAUSED
+        a_flag, b_flag = self.a.flagged_at_ms is not None, self.b.flagged_at_ms is not None
+        if a_flag or b_flag:
+            return (
+                Status.BOTH_FLAGGED
+                if a_flag and b_flag
+                else (Status.A_FLAGGED if a_flag else Status.B_FLAGGED)
+            )
+        return Status.RUNNING_A if self.turn is Side.A else Status.RUNNING_B
+
+    def side(self, side: Side | str) -> SideClock:
+        return self.a if Side(side) is Side.A else self.b
+
+    def flagged(self, side: Side | str) -> bool:
+        return self.side(side).flagged_at_ms is not None
+
+    def remaining_ms(self, side: Side | str, now_ms: int) -> int:
+        """``side``'s time left at ``now_ms`` (never negative: due flags are applied first)."""
+        state, now = self._prepare(now_ms)
+        return state._remaining(Side(side), now)
+
+    def next_deadline_ms(self) -> int | None:
+        """When the running side flags unless something happens first: the flag timer's alarm.
+
+        None when no clock runs. May lie in the past for a stored state nobody has looked at
+        since: the caller then applies the flag with ``at``.
+        """
+        if self.running is None or self.turn_started_ms is None:
+            return None
+        left = self._allowance(self.running) - self.side(self.running).used_ms
+        budget = left + self.time_control.delay_ms - self.turn_elapsed_ms
+        return self.turn_started_ms + max(0, budget)
+
+    def at(self, now_ms: int) -> ClockState:
+        """This clock as seen at ``now_ms``: every flag due by then applied at its exact deadline.
+
+        Deterministic whoever asks and whenever: the flag time is the deadline, not the moment
+        of asking, and each flag counts as one change (version + 1).
+        """
+        return self._prepare(now_ms)[0]
+
+    def snapshot(self, now_ms: int) -> dict[str, Any]:
+        """A JSON-able view for broadcasting; clients display it and interpolate until the next."""
+        state, now = self._prepare(now_ms)
+        finish = state.finished
+        return {
+            "version": state.version,
+            "server_time_ms": now,
+            "status": state.status.value,
+            "running": _value(state.running),
+            "turn": _value(state.turn),
+            "paused": state.paused,
+            "press_number": state.press_number,
+            "epoch": state.epoch,
+            "turn_elapsed_ms": state._turn_elapsed(now) if state.turn is not None else 0,
+            "compensated_ms": state.compensated_ms,
+            "remaining_ms": {s.value: state._remaining(s, now) for s in Side},
+            "delay_left_ms": max(0, state.time_control.delay_ms - state._turn_elapsed(now))
+            if state.turn is not None else 0,
+            "deadline_ms": state.next_deadline_ms(),
+            "flags": {s.value: state.side(s).flagged_at_ms for s in Side},
+            "finished": None if finish is None else {
+                "kind": finish.kind.value, "at_ms": finish.at_ms,
+                "side": _value(finish.side), "reason": finish.reason,
+            },
+            "time_control": str(state.time_control),
+        }  # fmt: skip
+
+    # -- events --------------------------------------------------------------------------------
+
+    def start(self, now_ms: int) -> ClockState:
+        """Start the game: A's clock runs first."""
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        if state.started_at_ms is not None:
+            raise AlreadyStartedError(f"the clock started at {state.started_at_ms} ms already")
+        started = replace(state, started_at_ms=now, turn=Side.A, turn_started_ms=now)
+        return started._command(now)
+
+    def press(
+        self,
+        side: Side | str,
+        press_number: int,
+        now_ms: int,
+        *,
+        measured_ms: int | None = None,
+        epoch: int | None = None,
+        budget_ms: int = 0,
+        cap_ms: int | None = None,
+    ) -> PressResult:
+        """``side`` ends its turn; ``press_number`` is the press number its client last saw.
+
+        A duplicate, delayed or out-of-turn press returns this very state with the reason, since
+        such presses are normal network races. An accepted press completes a turn: the increment
+        or delay applies, the press number goes up and the turn passes to the opponent, or stays
+        with ``side`` (a new turn) while the opponent is flagged.
+
+        ``measured_ms`` is the turn's running time as the board's device measured it, ``epoch``
+        the arbiter epoch of the device's last snapshot: the press is then dated where the
+        device saw it when the gap is explained (``_reconcile``), so that a press that waited
+        in the device's queue through a Wi-Fi outage costs its side nothing more; ``budget_ms``
+        bounds the game's total compensation. ``cap_ms`` is for a player's own device (an
+        online seat), which cannot keep the game's time: at most that much is credited per
+        press (lichess's lag compensation), from what is left of the budget.
+        """
+        side = Side(side)
+        if type(press_number) is not int:
+            raise TypeError(f"press_number must be an int, got {press_number!r}")
+        if measured_ms is not None and (type(measured_ms) is not int or measured_ms < 0):
+            raise InvalidAmountError(f"measured_ms must be a whole, non-negative number of ms, "
+                                     f"got {measured_ms!r}")
+        state, now = self._prepare(now_ms)
+        if measured_ms is None:
+            ignored = state._press_refusal(side, press_number)
+            if ignored is not None:
+                return PressResult(self, None, ignored)
+            return state._complete_turn(side, now, now, None)
+        return state._reconcile(self, side, press_number, now, measured_ms, epoch, budget_ms,
+                                cap_ms)
+
+    def pause(self, now_ms: int) -> ClockState:
+        """Stop the running clock, remembering whose turn resumes (and how much of it is gone)."""
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        if state.running is None or state.turn_started_ms is None:
+            raise NotRunningError(f"cannot pause: no clock is running ({state.status.value})")
+        paused = replace(
+            state, paused=True, turn_started_ms=None, turn_elapsed_ms=state._turn_elapsed(now)
+        )
+        return paused._command(now)
+
+    def resume(self, now_ms: int) -> ClockState:
+        """Restart the paused side's clock where its turn left off."""
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        if not state.paused:
+            raise NotPausedError(f"cannot resume: the clock is not paused ({state.status.value})")
+        return replace(state, paused=False, turn_started_ms=now)._command(now)
+
+    def adjust(
+        self,
+        side: Side | str,
+        kind: AdjustKind | str,
+        amount_ms: int,
+        now_ms: int,
+        *,
+        reason: str,
+        turn: Side | str | None = None,
+    ) -> ClockState:
+        """Add, subtract or set ``side``'s remaining time (arbiter), with a reason.
+
+        Adding time to a flagged side un-flags it; the arbiter must then say with ``turn`` which
+        side is to move afterwards. ``turn`` may also be given without an un-flag.
+        """
+        side, kind = _choice(Side, side, "side"), _choice(AdjustKind, kind, "adjustment kind")
+        if turn is not None:
+            turn = _choice(Side, turn, "side")
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        reason = _require_reason(reason, "an adjustment")
+        if type(amount_ms) is not int or not 0 <= amount_ms <= MAX_ADJUST_MS:
+            raise InvalidAmountError(f"the amount must be a whole number of ms from 0 to "
+                                     f"{MAX_ADJUST_MS}, got {_shown(amount_ms)}")
+        before = state._remaining(side, now)
+        after = {"add": before + amount_ms, "subtract": before - amount_ms, "set": amount_ms}[kind]
+        if after < 0:
+            raise NegativeTimeError(
+                f"cannot {kind.value} {amount_ms} ms: {side.value} has {before} ms left"
+            )
+        clock = state.side(side)
+        clock = replace(clock, adjustments_ms=clock.adjustments_ms + after - before)
+        unflags = clock.flagged_at_ms is not None and after > 0
+        if unflags:
+            clock = replace(clock, flagged_at_ms=None)
+        if unflags and turn is None:
+            raise MissingArgumentError(
+                f"un-flagging {side.value} needs the side to move afterwards (turn='A' or 'B')"
+            )
+        adjusted = state._with(side, clock)
+        if turn is not None:
+            adjusted = adjusted._hand_turn(Side(turn), now)
+        entry = ArbiterAction(kind.value, now, side, after - before, adjusted.turn, reason)
+        return replace(adjusted, log=(*adjusted.log, entry))._command(now)
+
+    def correct(self, turn: Side | str, now_ms: int, *, reason: str) -> ClockState:
+        """Give the turn to ``turn`` from now on (a wrong press). Counters are not rewound."""
+        turn = _choice(Side, turn, "side")
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        reason = _require_reason(reason, "a correction")
+        if turn is state.turn:
+            raise NothingToCorrectError(f"{turn.value} already has the turn")
+        corrected = state._hand_turn(turn, now)
+        entry = ArbiterAction("correct", now, None, 0, turn, reason)
+        return replace(corrected, log=(*corrected.log, entry))._command(now)
+
+    def finish(
+        self,
+        kind: FinishKind | str,
+        now_ms: int,
+        *,
+        reason: str = "",
+        side: Side | str | None = None,
+    ) -> ClockState:
+        """Stop the clock for good: the game is completed, ``side`` resigned, or the arbiter ended
+        it (a reason is then required). The running turn's time is charged, with no increment."""
+        kind = _choice(FinishKind, kind, "finish kind")
+        if side is not None:
+            side = _choice(Side, side, "side")
+        state, now = self._prepare(now_ms)
+        state._require_open()
+        if kind is FinishKind.RESIGNED and side is None:
+            raise MissingArgumentError("a resignation needs the side that resigned")
+        if kind is FinishKind.ARBITER:
+            reason = _require_reason(reason, "an arbiter's decision")
+        ended = state._end_turn(now)
+        finish = Finish(kind, now, None if side is None else Side(side), reason.strip())
+        return replace(ended, paused=False, finished=finish)._command(now)
+
+    # -- persistence ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to rebuild this state (``from_dict``), as JSON-able values."""
+        return {
+            "time_control": str(self.time_control),
+            "a": _fields(self.a), "b": _fields(self.b),
+            "turn": _value(self.turn), "paused": self.paused,
+            "turn_started_ms": self.turn_started_ms, "turn_elapsed_ms": self.turn_elapsed_ms,
+            "started_at_ms": self.started_at_ms, "updated_ms": self.updated_ms,
+            "press_number": self.press_number, "version": self.version,
+            "epoch": self.epoch, "compensated_ms": self.compensated_ms,
+            "compensated_to_ms": self.compensated_to_ms,
+            "flag_turn": None if self.flag_turn is None else _fields(self.flag_turn),
+            "presses": [_fields(p) for p in self.presses],
+            "log": [_fields(e) for e in self.log],
+            "finished": None if self.finished is None else _fields(self.finished),
+        }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClockState:
+        """Rebuild a state saved with ``to_dict`` (KeyError/ValueError on a damaged one).
+
+        States stored before reconciliation existed lack ``epoch``, ``compensated_ms`` and
+        ``flag_turn`` and ``compensated_to_ms``: they read as none so far."""
+        finish, flag_turn = data["finished"], data.get("flag_turn")
+        return cls(
+            time_control=TimeControl.parse(data["time_control"]),
+            a=SideClock(**data["a"]), b=SideClock(**data["b"]),
+            turn=_side_or_none(data["turn"]), paused=bool(data["paused"]),
+            turn_started_ms=data["turn_started_ms"], turn_elapsed_ms=data["turn_elapsed_ms"],
+            started_at_ms=data["started_at_ms"], updated_ms=data["updated_ms"],
+            press_number=data["press_number"], version=data["version"],
+            epoch=data.get("epoch", 0), compensated_ms=data.get("compensated_ms", 0),
+            compensated_to_ms=data.get("compensated_to_ms"),
+            flag_turn=None if flag_turn is None else TurnRecord(
+                **{**flag_turn, "side": Side(flag_turn["side"])}),
+            presses=tuple(Press(**{**p, "side": Side(p["side"])}) for p in data["presses"]),
+            log=tuple(
+                ArbiterAction(**{**e, "side": _side_or_none(e["side"]),
+                                 "turn": _side_or_none(e["turn"])})
+                for e in data["log"]
+            ),
+            finished=None if finish is None else Finish(
+                FinishKind(finish["kind"]), finish["at_ms"], _side_or_none(finish["side"]),
+                finish["reason"],
+            ),
+        )  # fmt: skip
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _prepare(self, now_ms: int) -> tuple[ClockState, int]:
+        """Check and clamp ``now_ms``, then apply every flag due by then."""
+        if type(now_ms) is not int:
+            raise TypeError(f"now_ms must be an int (milliseconds), got {now_ms!r}")
+        now = now_ms if self.updated_ms is None else max(now_ms, self.updated_ms)
+        state = self
+        while state.running is not None and state.finished is None:
+            deadline = state.next_deadline_ms()
+            if deadline is None or deadline > now:
+                break
+            state = state._flag(state.running, deadline)
+        return state, now
+
+    def _flag(self, side: Side, at_ms: int) -> ClockState:
+        """``side`` runs out at ``at_ms``: its turn ends at zero; the opponent plays alone."""
+        clock = self.side(side)
+        clock = replace(clock, used_ms=self._allowance(side), flagged_at_ms=at_ms)
+        flagged = self._with(side, clock)
+        alone = None if flagged.flagged(side.other) else side.other
+        started = at_ms if self.turn_started_ms is None else self.turn_started_ms
+        record = TurnRecord(side, started, self.turn_elapsed_ms, self.press_number)
+        return replace(
+            flagged, turn=alone, turn_started_ms=None if alone is None else at_ms,
+            turn_elapsed_ms=0,
+        )._changed(at_ms, record)  # fmt: skip
+
+    def _hand_turn(self, turn: Side, now: int) -> ClockState:
+        """Arbiter: ``turn`` is to move from ``now``; an interrupted turn is charged, no bonus."""
+        if self.started_at_ms is None:
+            raise NotStartedError("the clock has not started: start() gives A the first turn")
+        if self.flagged(turn):
+            raise SideFlaggedError(f"{turn.value} is flagged: add time to it before its turn")
+        if turn is self.turn:
+            return self
+        ended = self._end_turn(now)
+        return replace(ended, turn=turn, turn_started_ms=None if self.paused else now)
+
+    def _end_turn(self, now: int) -> ClockState:
+        """Charge the current turn's cost to its side; nobody's turn is in progress afterwards."""
+        ended = self
+        if self.turn is not None:
+            clock = self.side(self.turn)
+            ended = self._with(
+                self.turn, replace(clock, used_ms=clock.used_ms + self._turn_cost(now))
+            )
+        return replace(ended, turn=None, turn_started_ms=None, turn_elapsed_ms=0)
+
+    def _complete_turn(self, side: Side, at: int, now: int,
+                       reconciled: Reconciliation | None) -> PressResult:
+        """``side``'s turn ends at ``at`` (``now``, or earlier for a reconciled press; never
+        before the turn's running stretch began); the next turn starts there too."""
+        tc = self.time_control
+        clock = self.side(side)
+        clock = replace(
+            clock,
+            used_ms=clock.used_ms + self._turn_cost(at),
+            increments_ms=clock.increments_ms + tc.increment_ms,
+        )
+        number = self.press_number + 1
+        press = Press(number, side, at, self._allowance(side) - clock.used_ms + tc.increment_ms)
+        after = replace(
+            self._with(side, clock), press_number=number, presses=(*self.presses, press),
+            turn=side if self.flagged(side.other) else side.other,
+            turn_started_ms=at, turn_elapsed_ms=0,
+        )  # fmt: skip
+        if reconciled is not None and reconciled.late_ms:
+            after = replace(after, compensated_ms=self.compensated_ms + reconciled.cost_ms,
+                            compensated_to_ms=now)
+        return PressResult(after._changed(now), press, None, reconciled)
+
+    def _reconcile(self, original: ClockState, side: Side, press_number: int, now: int,
+                   measured: int, epoch: int | None, budget_ms: int,
+                   cap_ms: int | None = None) -> PressResult:
+        """A press with the device's measurement of its turn, on this state (flags due by
+        ``now`` applied; ``original`` is returned unchanged when the press is refused).
+
+        The press is dated ``late`` ms before its arrival, where the device saw it, when:
+        nothing but flags changed the clock since the device's snapshot (same press number,
+        same ``epoch``), the device measured less than the server saw pass (never more time
+        than the server saw, never a negative turn, never before the turn's running stretch
+        began) and the game's budget covers ``late``. Past the budget it is dated on arrival.
+        A flag the server stored is withdrawn when the device's turn ended before the deadline
+        and nothing was played after the flag; otherwise the flag stands. With ``cap_ms`` (an
+        online seat) ``late`` is at most ``cap_ms`` and what is left of the budget, and flags
+        always stand.
+        """
+        ignored = self._measured_refusal(side, press_number, epoch)
+        if ignored is not None:
+            return PressResult(original, None, ignored)
+        left = max(0, budget_ms - self.compensated_ms)
+        record = self.flag_turn
+        if self.flagged(side):
+            if (record is None or record.side is not side or record.press_number != press_number
+                    or cap_ms is not None):
+                return PressResult(original, None, IgnoredReason.FLAGGED)
+            deadline = self.side(side).flagged_at_ms or 0
+            at_deadline = record.elapsed_ms + deadline - record.started_ms
+            measured = max(measured, record.elapsed_ms)
+            late = now - deadline + at_deadline - measured
+            if measured >= at_deadline or self._budget_cost(late, now) > left:
+                dated = Dated.ARRIVAL if measured >= at_deadline else Dated.BUDGET
+                return PressResult(original, None, IgnoredReason.FLAGGED,
+                                   Reconciliation(measured, 0, dated))
+            clock = self.side(side)
+            used = self._allowance(side) - max(0, at_deadline - self.time_control.delay_ms)
+            rewound = replace(
+                self._with(side, replace(clock, used_ms=used, flagged_at_ms=None)), turn=side,
+                turn_started_ms=record.started_ms, turn_elapsed_ms=record.elapsed_ms,
+            )  # fmt: skip
+            cost = self._budget_cost(late, now)
+            return rewound._complete_turn(
+                side, now - late, now, Reconciliation(measured, late, Dated.DEVICE, cost, True))
+        if side is not self.running:
+            return PressResult(original, None, IgnoredReason.NOT_YOUR_TURN)
+        measured = max(measured, self.turn_elapsed_ms)
+        late = max(0, self._turn_elapsed(now) - measured)
+        if cap_ms is not None:
+            late = min(late, cap_ms, left)
+        cost = self._budget_cost(late, now)
+        dated = Dated.DEVICE if late else Dated.ARRIVAL
+        if cost > left:
+            late, cost, dated = 0, 0, Dated.BUDGET
+        return self._complete_turn(side, now - late, now,
+                                   Reconciliation(measured, late, dated, cost))
+
+    def _budget_cost(self, late: int, now: int) -> int:
+        """The budget a press dated ``late`` ms before its arrival at ``now`` uses: the part of
+        ``[now - late, now]`` that no earlier reconciled press covered (they cover up to their
+        arrival, ``compensated_to_ms``). Presses queued through one outage arrive together and
+        share its time, so the budget bounds the outage time credited, not the press count."""
+        covered = 0 if self.compensated_to_ms is None else self.compensated_to_ms - (now - late)
+        return late - min(late, max(0, covered))
+
+    def _measured_refusal(self, side: Side, press_number: int,
+                          epoch: int | None) -> IgnoredReason | None:
+        """Why a measured press cannot count, up to the flag and turn checks of
+        ``_reconcile``: a copy of a counted press first (it is idempotent by its number, whatever
+        happened since), then what the arbiter did since the device's snapshot."""
+        if 0 <= press_number < self.press_number and self.presses[press_number].side is side:
+            return IgnoredReason.DUPLICATE
+        if self.finished is not None:
+            return IgnoredReason.FINISHED
+        if self.started_at_ms is None:
+            return IgnoredReason.NOT_STARTED
+        if epoch is not None and epoch != self.epoch:
+            return IgnoredReason.ARBITER
+        if self.paused:
+            return IgnoredReason.PAUSED
+        if press_number != self.press_number:
+            return IgnoredReason.STALE if press_number < self.press_number else IgnoredReason.AHEAD
+        return None
+
+    def _press_refusal(self, side: Side, press_number: int) -> IgnoredReason | None:
+        if self.finished is not None:
+            return IgnoredReason.FINISHED
+        if self.started_at_ms is None:
+            return IgnoredReason.NOT_STARTED
+        if self.paused:
+            return IgnoredReason.PAUSED
+        if press_number != self.press_number:
+            return IgnoredReason.STALE if press_number < self.press_number else IgnoredReason.AHEAD
+        if self.flagged(side):
+            return IgnoredReason.FLAGGED
+        return None if side is self.running else IgnoredReason.NOT_YOUR_TURN
+
+    def _require_open(self) -> None:
+        if self.finished is not None:
+            raise ClockFinishedError(
+                f"the clock finished at {self.finished.at_ms} ms ({self.finished.kind.value})"
+            )
+
+    def _allowance(self, side: Side) -> int:
+        clock = self.side(side)
+        return self.time_control.base_ms + clock.increments_ms + clock.adjustments_ms
+
+    def _turn_elapsed(self, now: int) -> int:
+        running = 0 if self.turn_started_ms is None else now - self.turn_started_ms
+        return self.turn_elapsed_ms + running
+
+    def _turn_cost(self, now: int) -> int:
+        """The Bronstein delay makes the first ``delay_ms`` of every turn free."""
+        return max(0, self._turn_elapsed(now) - self.time_control.delay_ms)
+
+    def _remaining(self, side: Side, now: int) -> int:
+        current = self._turn_cost(now) if side is self.turn else 0
+        return self._allowance(side) - self.side(side).used_ms - current
+
+    def _with(self, side: Side, clock: SideClock) -> ClockState:
+        return replace(self, a=clock) if side is Side.A else replace(self, b=clock)
+
+    def _changed(self, now: int, flag_turn: TurnRecord | None = None) -> ClockState:
+        """Count the change, then apply any flag it made due at once (e.g. a side set to 0).
+
+        Only a flag keeps a ``flag_turn`` (its own): after any other change a late press can no
+        longer show that the flagged side pressed in time."""
+        changed = replace(self, version=self.version + 1, updated_ms=now, flag_turn=flag_turn)
+        return changed._prepare(now)[0]
+
+    def _command(self, now: int) -> ClockState:
+        """An arbiter's change: a new epoch, so presses the device made before it are refused."""
+        return replace(self, epoch=self.epoch + 1)._changed(now)
+
+
+def _choice(enum: type[_E], value: object, what: str) -> _E:
+    """``value`` as a member of ``enum``, or an :class:`UnknownChoiceError` naming the choices
+    (an arbiter's command comes from a socket: anything may be in it)."""
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(member.value for member in enum)
+        raise UnknownChoiceError(f"unknown {what} {_shown(value)} (one of {choices})") from None
+
+
+def _shown(value: object) -> str:
+    """A refused value as an error quotes it: short (and a huge int is not even converted to
+    decimal, which Python refuses past 4,300 digits)."""
+    if isinstance(value, int) and abs(value) >= 10**27:
+        return f"a number of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _require_reason(reason: str, what: str) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise MissingArgumentError(f"{what} needs a reason, got {reason!r}")
+    return reason.strip()
+
+
+def _value(side: Side | None) -> str | None:
+    return None if side is None else side.value
+
+
+def _side_or_none(value: str | None) -> Side | None:
+    return None if value is None else Side(value)
+
+
+def _fields(record: Any) -> dict[str, Any]:
+    return {
+        name: (value.value if isinstance(value, StrEnum) else value)
+        for name in record.__slots__
+        for value in [getattr(record, name)]
+    }

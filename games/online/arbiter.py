@@ -1,0 +1,131 @@
+"""The arbiter's pages of online play: the switch that runs a round online, the personal links
+of every seat with their new-link buttons, the clocks' start, and the players' printable slips.
+
+Every change goes through ``games.online.play`` (the only writer); a refusal is shown as a message.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from clocks.services import ClockRefused
+from games.models import OnlineGame
+from games.online import play as online
+from tournament.inputs.request_input import column_range, whole_number
+from tournament.models import Board, Event, Round
+from tournament.permissions import arbiter_required
+from tournament.printing.svg import qr_svg
+from tournament.site import site_address
+
+
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(Round, event=event, number=number)
+
+
+def _seats(request, round_: Round) -> list[dict]:
+    """Per board: the game, and per seat the player, the personal link and the watch link."""
+    games = (OnlineGame.objects.filter(board__round=round_)
+             .select_related("board__first", "board__second").order_by("board__number"))
+    rows = []
+    for game in games:
+        board = game.board
+        seats = [{"seat": seat, "player": player, "opponent": other,
+                  "url": site_address.absolute_url(request, reverse("online_play",
+                                                                      args=[game.token(seat)]))}
+                 for seat, player, other in (("A", board.first, board.second),
+                                             ("B", board.second, board.first))]
+        rows.append({"game": game, "board": board, "seats": seats, "moves": len(game.moves),
+                     "watch": reverse("online_watch", args=[round_.event.slug, round_.number,
+                                                            board.number])})
+    return rows
+
+
+@arbiter_required
+def online_round(request, event: Event, number: int):
+    """The round's online play: the switch, or the seats' links and the clocks' start."""
+    round_ = _round(event, number)
+    rows = _seats(request, round_)
+    is_online = online.is_online(round_)
+    games = round_.boards.filter(second__isnull=False).count()
+    return render(request, "games/online_round.html", {
+        "event": event, "is_arbiter": True, "round": round_, "online": is_online,
+        "rows": rows, "undealt": games - len(rows) if is_online else 0,
+        "event_online": online.is_event_online(event),
+    })
+
+
+@arbiter_required
+@require_POST
+def online_event_action(request, event: Event, action: str):
+    """The event's switch (``mark``: every round online from now on; ``stop``: later rounds
+    over the board again), from a round's online page, which it returns to."""
+    if action == "mark":
+        numbers = online.mark_event_online(event, user=request.user)
+        text = _("Every round of this event is played online as it is published.")
+        if numbers:
+            text += " " + ngettext("Online now: round %(rounds)s.",
+                                   "Online now: rounds %(rounds)s.", len(numbers)) % {
+                "rounds": ", ".join(map(str, numbers))}
+        messages.success(request, text)
+    elif action == "stop":
+        online.stop_event_online(event)
+        messages.success(request, _("Later rounds are played over the board; rounds online "
+                                    "already stay online."))
+    else:
+        messages.error(request, _("Unknown action %(action)r.") % {"action": action})
+    number = whole_number(request.POST.get("round"), label=_("Round"),
+                          column=column_range(Round, "number"), required=False)
+    if number is not None and event.rounds.filter(number=number).exists():
+        return redirect("online_round", event.slug, number)
+    return redirect("arbiter_dashboard", event.slug)
+
+
+@arbiter_required
+@require_POST
+def online_round_action(request, event: Event, number: int, action: str):
+    round_ = _round(event, number)
+    user = request.user
+    try:
+        if action == "mark":
+            games = online.mark_online(round_, user=user)
+            messages.success(request, ngettext(
+                "Round %(n)d is played online: %(count)d game dealt.",
+                "Round %(n)d is played online: %(count)d games dealt.", len(games))
+                % {"n": round_.number, "count": len(games)})
+        elif action == "start":
+            count = online.start_round(round_, who=user.get_username(), user=user)
+            messages.success(request, ngettext("%(count)d clock started.",
+                                               "%(count)d clocks started.", count)
+                             % {"count": count})
+        elif action == "reissue":
+            game = get_object_or_404(OnlineGame, board__round=round_, board__number=whole_number(
+                request.POST.get("board"), label=_("Board"), column=column_range(Board, "number")))
+            seat = request.POST.get("seat")
+            if seat not in ("A", "B"):
+                raise online.OnlineRefused(_("Seat must be A or B."))
+            online.reissue_seat_token(game, seat)
+            messages.success(request, _("New link for board %(b)d, seat %(s)s: the old one no "
+                                        "longer works.") % {"b": game.board.number, "s": seat})
+        else:
+            raise online.OnlineRefused(_("Unknown action %(action)r.") % {"action": action})
+    except (online.OnlineRefused, ClockRefused) as error:
+        messages.error(request, str(error))
+    return redirect("online_round", event.slug, round_.number)
+
+
+@arbiter_required
+def online_slips(request, event: Event, number: int):
+    """One slip per player: board, opponent, who plays first, the personal link and its QR
+    code. Printed and handed out, or cut up; a slip opens that player's seat only."""
+    round_ = _round(event, number)
+    slips = [{**seat, "board": row["board"], "qr": qr_svg(seat["url"])}
+             for row in _seats(request, round_) for seat in row["seats"]]
+    slips.sort(key=lambda slip: slip["player"].name.casefold())
+    return render(request, "games/online_slips.html", {
+        "event": event, "is_arbiter": True, "round": round_, "slips": slips,
+    })

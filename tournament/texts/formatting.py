@@ -1,0 +1,41 @@
+"""How numbers of the game read on a page: VP as 6½, differences as +3 / −2, lowest levels.
+
+The rules come from the standings core's display module (one implementation for pages, PDFs
+and exports); this module accepts the shell's values (Decimal, strings from forms, None) and
+is what views and tables import. The template filters in ``templatetags/ingenious.py`` are
+thin names for these functions.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tournament.inputs import name_search
+from tournament.standings import format_points
+from tournament.standings.display import format_signed
+
+
+def vp(value) -> str:
+    """Victory points as people write them: 1, ½, 6½ (empty for no value)."""
+    if value is None or value == "":
+        return ""
+    return format_points(Fraction(str(value)))
+
+
+def signed(value) -> str:
+    """+3, 0, −2 (a real minus sign, which reads better on a projector)."""
+    return format_signed(int(value))
+
+
+def lowest_text(first_scores, second_scores) -> str:
+    """Both players' lowest colour with the difference, or nothing without scores."""
+    if not first_scores or not second_scores:
+        return ""
+    a, b = min(first_scores.values()), min(second_scores.values())
+    return f"{a} ({signed(a - b)}) – {b} ({signed(b - a)})"
+
+
+def name_key(name: str) -> tuple[str, str]:
+    """Sort key for names, the same on pages and in PDFs: case and accents ignored, so Émile
+    sorts with the Es (the name itself breaks ties, so the order is always the same)."""
+    return name_search.folded(name), name

@@ -1,0 +1,1 @@
+"""The event app's pages: public, arbiter, player logins, the guide, errors, exports."""

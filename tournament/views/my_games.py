@@ -1,0 +1,89 @@
+"""A logged-in player's page, "My games" (issue #15): for every event the account plays, where
+the player sits in the current round and the links to play.
+
+The page is the event app's: players, rounds, boards, pairings and standings are its own. Only
+the personal link of an online game belongs to ``games``, and the page asks for it through
+``tournament.boards.links.personal_links`` (as the pairings page asks ``board_pages`` for the
+spectators' pages), because the event app never imports the apps above it
+(docs/architecture.md). Putting the page in ``games`` instead would have moved the event app's
+own question, "where does this player sit now", up a layer, for one link.
+
+Everything is read per request and nothing is stored: after a re-pairing the page shows the
+new board and its new link at its next load.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, replace
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+
+from tournament.boards import links
+from tournament.boards.tokens import TokenRefused, check_round_open
+from tournament.models import Board, Player, PlayerLogin, Round
+from tournament.permissions import published_rounds
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a player sits in their event's current round (the latest one published)."""
+
+    player: Player
+    round: Round | None
+    board: Board | None
+    board_page: bool
+    """Whether the board's own page (the scoresheet's QR code) opens now and is shown (not for
+    an online game, whose seat link is the way to play)."""
+    personal: links.Link | None = None
+    """The player's own seat's link of an online game (``links.personal_links``)."""
+
+    @property
+    def game(self) -> tuple[int, int] | None:
+        """The key ``personal_links`` knows the seat by (None: a bye or not paired)."""
+        if self.board is None or self.board.is_bye:
+            return None
+        return self.board.pk, self.player.pk
+
+
+def _links_open(round_: Round, now: datetime.datetime) -> bool:
+    try:
+        check_round_open(round_, now)
+    except TokenRefused:
+        return False
+    return True
+
+
+def _seat(player: Player, now: datetime.datetime) -> Seat:
+    # the player's own board, also where the event keeps its pairings to itself
+    round_ = published_rounds(player.event).order_by("number").last()
+    board = None
+    if round_ is not None:
+        board = (round_.boards.filter(Q(first=player) | Q(second=player))
+                 .select_related("first", "second").first())
+    board_page = (board is not None and board.token_revoked_at is None
+                  and _links_open(round_, now))
+    return Seat(player, round_, board, board_page)
+
+
+@never_cache
+@login_required
+def my_games(request):
+    """The account's events, the newest first; withdrawn logins are named, nothing more."""
+    now = timezone.now()
+    held = list(PlayerLogin.objects.filter(user=request.user)
+                .select_related("player__event")
+                .order_by("-player__event__start_date", "-player__event__created_at"))
+    seats = [_seat(login.player, now) for login in held if login.withdrawn_at is None]
+    personal = links.personal_links.links(seat.game for seat in seats if seat.game)
+    # An online game's board shows its seat link only: the board page (the scoresheet's shared
+    # token) is no way to play it, and its record form takes no result for it.
+    seats = [replace(seat, personal=personal[seat.game], board_page=False)
+             if seat.game in personal else seat for seat in seats]
+    return render(request, "tournament/my_games.html", {
+        "seats": seats, "withdrawn": [login for login in held if login.withdrawn_at is not None],
+    })

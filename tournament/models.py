@@ -151,6 +151,20 @@ class Event(models.Model):
         help_text=_("When both players confirm the same scores, the result is stored without "
                     "the arbiter; a disagreement is a conflict for the arbiter."),
     )
+    checkin_open = models.BooleanField(
+        _("check-in open"), default=True,
+        help_text=_("The arbiter closes and reopens the check-in by hand; it also closes at "
+                    "the closing time, if one is set."),
+    )
+    checkin_closes_at = models.DateTimeField(
+        _("check-in closes at"), null=True, blank=True,
+        help_text=_("Optional: after this time nobody can check in without the arbiter."),
+    )
+    kiosk_generation = models.PositiveIntegerField(
+        default=0, editable=False,
+        help_text="Kiosk devices hold a signed cookie with this number; locking all kiosks "
+                  "increments it, so every unlocked tablet is locked at once.",
+    )
     publish_pairings = models.BooleanField(_("publish pairings"), default=True)
     publish_standings = models.BooleanField(_("publish standings"), default=True)
     print_language = models.CharField(
@@ -386,6 +400,9 @@ class HistoryEntry(models.Model):
         LOGIN_WITHDRAWN = "login_withdrawn", _("player login withdrawn")
         PAIRED_OVER_DISPUTES = "paired_over_disputes", _("round paired over open disputes")
         ROUNDS_NOTED = "rounds_noted", _("number of rounds kept, with a reason")
+        PAIRED_WITH_CHECKIN_OPEN = "paired_checkin_open", _("round paired with check-in open")
+        CHECKIN_ABSENT = "checkin_absent", _("players who did not check in marked absent")
+        CARDS_ISSUED = "cards_issued", _("player cards issued or revoked")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(auto_now_add=True)
@@ -457,3 +474,91 @@ class LoginInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"invitation for {self.player}"
+
+
+class PlayerCard(models.Model):
+    """A player's personal code, printed on the player card (QR code and text).
+
+    The code is ``key`` followed by an HMAC of it under the site's secret key
+    (``tournament.boards.player_codes``): only the public half is stored, so a copy of the
+    database opens no personal page, yet the arbiter can print the same card again. A
+    reissued card revokes the previous one, which stays here so that its code is refused
+    with the reason ("revoked") rather than as unknown.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="cards")
+    key = models.CharField(max_length=12, unique=True)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["player", "-issued_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["player"], condition=models.Q(revoked_at__isnull=True),
+                                    name="one_live_card_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"card of {self.player}"
+
+
+class CheckIn(models.Model):
+    """A player said "I am here" for a round (``Event.checkin``: round 1 only, or each round).
+
+    One row per player and round: checking in twice changes nothing. Undoing a check-in deletes
+    the row (the arbiter's tick was a slip of the key).
+    """
+
+    class Via(models.TextChoices):
+        CARD = "card", _("own phone")
+        KIOSK = "kiosk", _("kiosk")
+        ARBITER = "arbiter", _("arbiter")
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="checkins")
+    round_number = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(99)]
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    via = models.CharField(max_length=8, choices=Via.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                             blank=True)
+
+    class Meta:
+        ordering = ["round_number", "at"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "round_number"], name="unique_checkin")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} checked in for round {self.round_number}"
+
+
+class Confirmation(models.Model):
+    """One player's account of a game's twelve scores (their own and the opponent's).
+
+    When both seats' confirmations agree, the result is stored with the source "players";
+    when they disagree, both become conflicts for the arbiter
+    (``tournament.services.confirmations``). A player may change theirs until the result is
+    stored.
+    """
+
+    class Via(models.TextChoices):
+        CARD = "card", _("personal page")
+        LOGIN = "login", _("my games")
+        BOARD = "board", _("board page")
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="confirmations")
+    seat = models.CharField(max_length=6, choices=[("first", "first"), ("second", "second")])
+    first_scores = models.JSONField()
+    second_scores = models.JSONField()
+    at = models.DateTimeField()
+    via = models.CharField(max_length=8, choices=Via.choices)
+
+    class Meta:
+        ordering = ["board", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["board", "seat"], name="unique_confirmation_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} confirmed by the {self.seat} player"

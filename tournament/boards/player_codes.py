@@ -1,0 +1,110 @@
+"""Player codes: the secret on a player card that opens the player's personal page.
+
+A code is ``key`` + ``mac``: ``key`` is random and stored (``PlayerCard.key``), ``mac`` is an
+HMAC-SHA256 of it under the site's ``SECRET_KEY``, never stored. So a copy of the database
+opens no personal page, and the arbiter can still print the same card again. Both halves are
+Crockford base32 (no I, L, O, U: nothing to misread on paper), upper case, 16 characters in
+all; a barcode scanner types them, a person may type them with dashes or spaces and in lower
+case (``normalise``). The 10-character mac is 50 bits: guessing is hopeless at the kiosk's and
+the personal page's rate limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Player, PlayerCard
+
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+KEY_LENGTH = 6
+MAC_LENGTH = 10
+CODE_LENGTH = KEY_LENGTH + MAC_LENGTH
+#: What people misread or type for Crockford's letters.
+_READ_AS = str.maketrans({"O": "0", "I": "1", "L": "1", "U": "V"})
+
+
+class CodeRefused(Exception):
+    """A code that opens no personal page (here, or no longer); the message says why."""
+
+
+def _mac(key: str) -> str:
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"player-card:{key}".encode(),
+                      hashlib.sha256).digest()
+    number = int.from_bytes(digest[:8], "big")
+    return "".join(ALPHABET[(number >> (5 * i)) & 31] for i in range(MAC_LENGTH))
+
+
+def code_for(card: PlayerCard) -> str:
+    """The full code of a card, as printed (the QR code carries the personal page's URL)."""
+    return card.key + _mac(card.key)
+
+
+def grouped(code: str) -> str:
+    """The code in groups of four for the eye: ``K7QF-M2XA-9PLR-4T0B``."""
+    return "-".join(code[i:i + 4] for i in range(0, len(code), 4))
+
+
+def normalise(text: str) -> str:
+    """A typed or scanned code without separators, upper case, misreadings mended."""
+    if not isinstance(text, str) or len(text) > 64:
+        return ""
+    kept = "".join(ch for ch in text.upper() if ch.isalnum())
+    return kept.translate(_READ_AS)
+
+
+def looks_like_code(text: str) -> bool:
+    """Whether a kiosk's input is a scanned code rather than a name being typed."""
+    code = normalise(text)
+    return len(code) == CODE_LENGTH and all(ch in ALPHABET for ch in code)
+
+
+def player_for_code(text: str, event=None) -> Player:
+    """The player a code opens, or ``CodeRefused`` with the reason.
+
+    ``event`` (the kiosk's, for instance) refuses another event's card by name, so that a
+    player holding last month's card is told so rather than "not valid".
+    """
+    code = normalise(text)
+    if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+        raise CodeRefused(_("This is not a player code: it has 16 letters and digits."))
+    key, mac = code[:KEY_LENGTH], code[KEY_LENGTH:]
+    card = (PlayerCard.objects.select_related("player__event").filter(key=key).first())
+    if card is None or not hmac.compare_digest(mac, _mac(key)):
+        raise CodeRefused(_("This player code is not valid."))
+    if card.revoked_at is not None:
+        raise CodeRefused(_("This player card was replaced by a new one; use the newest "
+                            "card or ask the arbiter."))
+    if event is not None and card.player.event_id != event.pk:
+        raise CodeRefused(_("This card is for another event (%(event)s).")
+                          % {"event": card.player.event.name})
+    return card.player
+
+
+def live_card(player: Player) -> PlayerCard:
+    """The player's current card, issued on first use (cards need no step of their own)."""
+    card = player.cards.filter(revoked_at__isnull=True).first()
+    return card if card is not None else issue_card(player)
+
+
+@transaction.atomic
+def issue_card(player: Player) -> PlayerCard:
+    """A new card for the player; the previous one, if any, is revoked (a lost card)."""
+    Player.objects.select_for_update().get(pk=player.pk)
+    player.cards.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+    while True:
+        key = "".join(secrets.choice(ALPHABET) for _ in range(KEY_LENGTH))
+        if not PlayerCard.objects.filter(key=key).exists():
+            return PlayerCard.objects.create(player=player, key=key)
+
+
+@transaction.atomic
+def revoke_card(player: Player) -> int:
+    """Revoke the player's card without a new one; answers how many were live (0 or 1)."""
+    return player.cards.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())

@@ -45,10 +45,29 @@ class EventForm(forms.ModelForm):
             "late_entry_vp",
             "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
             "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",
+            "checkin", "checkin_closes_at", "player_results",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "end_date": forms.DateInput(attrs={"type": "date"}),
+            "checkin_closes_at": forms.DateTimeInput(attrs={"type": "datetime-local"},
+                                                     format="%Y-%m-%dT%H:%M"),
+        }
+        help_texts = {
+            "checkin": _("Off: every player is paired. Once: players check in before round 1 "
+                         "only. Before every round: they check in again before each round is "
+                         "paired. Players check in with their card's code on their phone, at "
+                         "the kiosk by the door, or you tick them on the players page; who "
+                         "has not checked in can be marked absent in one click."),
+            "checkin_closes_at": _("Optional, in the event's time zone: after this time "
+                                   "players can no longer check in themselves (you still can "
+                                   "tick them). Leave empty to close it by hand on the "
+                                   "dashboard."),
+            "player_results": _("Whether the two players of a board may enter their result "
+                                "themselves on their personal page: when both confirm the "
+                                "same scores the result is stored; a disagreement becomes a "
+                                "conflict for you. 'When check-in is used': only in events "
+                                "with check-in (the players have cards)."),
         }
 
     def __init__(self, *args, settled=False, **kwargs):

@@ -17,6 +17,7 @@ from tournament import signals
 from tournament.boards import board_attachments
 from tournament.bridges import pairing_bridge
 from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
+from tournament.services import checkin
 from tournament.services import format as event_format
 from tournament.services.errors import NeedsConfirmation, ServiceError
 from tournament.services.events import _current_round_number
@@ -294,6 +295,7 @@ def pair_next_round(event: Event, *, user=None, over_disputes: str = "") -> Roun
     if number == 1:
         event_format.settle(event, user=user)
     pairing = _pair(event, number)
+    checkin.note_pairing(event, number, user=user)
     previous = event.rounds.filter(number=number - 1).first()
     disputed = open_conflicts(previous) if previous is not None else []
     if disputed:
@@ -319,6 +321,7 @@ def start_manual_round(event: Event, *, reason: str, user=None) -> Round:
     checked_value(HistoryEntry, "reason", reason.strip())
     if number == 1:
         event_format.settle(event, user=user)
+    checkin.note_pairing(event, number, user=user)
     previous = event.rounds.filter(number=number - 1).first()
     if previous is not None and previous.status == Round.Status.PUBLISHED:
         close_round(previous)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.models import Event, HistoryEntry
 
@@ -72,6 +73,31 @@ def _rounds_noted(d: Mapping) -> str:
     return _("%(r)d Swiss rounds kept (the MSO rules: 7 to 9).") % {"r": d["rounds"]}
 
 
+def _paired_with_checkin_open(d: Mapping) -> str:
+    if not d["names"]:
+        return _("Round %(n)d paired while its check-in was open; everyone had checked in.") % {
+            "n": d["round"]}
+    return _("Round %(n)d paired while its check-in was open (%(checked)d of %(expected)d "
+             "checked in); not checked in: %(names)s.") % {
+        "n": d["round"], "checked": d["checked"], "expected": d["expected"],
+        "names": ", ".join(d["names"])}
+
+
+def _checkin_absent(d: Mapping) -> str:
+    return _("Round %(n)d: marked absent for not checking in: %(names)s.") % {
+        "n": d["round"], "names": ", ".join(d["names"])}
+
+
+def _cards_issued(d: Mapping) -> str:
+    if "count" in d:
+        return ngettext("%(n)d player card issued.", "%(n)d player cards issued.",
+                        d["count"]) % {"n": d["count"]}
+    if d.get("revoked") and not d.get("issued"):
+        return _("%(name)s's player card revoked.") % {"name": d["player"]}
+    return _("%(name)s's player card reissued (the old one no longer works).") % {
+        "name": d["player"]}
+
+
 _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.FORMAT_SETTLED: _format_settled,
     HistoryEntry.Action.ROUNDS_CHANGED: _rounds_changed,
@@ -82,6 +108,9 @@ _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.LOGIN_WITHDRAWN: _login_withdrawn,
     HistoryEntry.Action.PAIRED_OVER_DISPUTES: _paired_over_disputes,
     HistoryEntry.Action.ROUNDS_NOTED: _rounds_noted,
+    HistoryEntry.Action.PAIRED_WITH_CHECKIN_OPEN: _paired_with_checkin_open,
+    HistoryEntry.Action.CHECKIN_ABSENT: _checkin_absent,
+    HistoryEntry.Action.CARDS_ISSUED: _cards_issued,
 }
 
 

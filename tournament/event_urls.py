@@ -5,9 +5,12 @@ from django.urls import path
 
 from tournament.printing import views as print_views
 from tournament.views import arbiter as views_arbiter
+from tournament.views import checkin as views_checkin
 from tournament.views import guide as views_guide
+from tournament.views import kiosk as views_kiosk
 from tournament.views import logins as views_logins
 from tournament.views import my_games as views_my_games
+from tournament.views import player_page as views_player_page
 from tournament.views import public as views_public
 from tournament.views import trf as views_trf
 
@@ -18,7 +21,9 @@ urlpatterns = [
     path("guide/images/<str:name>", views_guide.guide_image, name="arbiter_guide_image"),
     path("my-games/", views_my_games.my_games, name="my_games"),
     path("invitations/<str:secret>/", views_logins.accept, name="login_invitation"),
+    path("card/<str:code>/", views_player_page.personal_page, name="player_card"),
     path("e/<slug:slug>/", views_public.event_home, name="event_home"),
+    path("e/<slug:slug>/kiosk/", views_kiosk.kiosk, name="event_kiosk"),
     path("e/<slug:slug>/pairings/", views_public.pairings, name="event_pairings"),
     path("e/<slug:slug>/pairings/by-name/", views_public.pairings_by_name,
          name="event_pairings_by_name"),
@@ -64,6 +69,22 @@ urlpatterns = [
     path("e/<slug:slug>/arbiter/conflicts/<int:result_id>/", views_arbiter.conflict_resolve,
          name="arbiter_conflict"),
     path("e/<slug:slug>/arbiter/print/", print_views.print_menu, name="arbiter_print"),
+    path("e/<slug:slug>/arbiter/print/cards.pdf", views_checkin.print_cards,
+         name="arbiter_print_cards"),
+    path("e/<slug:slug>/arbiter/checkin/<str:action>/", views_checkin.open_close,
+         name="arbiter_checkin_open_close"),
+    path("e/<slug:slug>/arbiter/checkin-players/<int:player_id>/", views_checkin.tick,
+         name="arbiter_checkin_tick"),
+    path("e/<slug:slug>/arbiter/checkin-absent/", views_checkin.mark_absent,
+         name="arbiter_checkin_mark_absent"),
+    path("e/<slug:slug>/arbiter/checkin-absent/<int:absence_id>/unmark/", views_checkin.unmark,
+         name="arbiter_checkin_unmark"),
+    path("e/<slug:slug>/arbiter/kiosk/unlock/", views_checkin.kiosk_unlock,
+         name="arbiter_kiosk_unlock"),
+    path("e/<slug:slug>/arbiter/kiosk/lock-all/", views_checkin.kiosk_lock_all,
+         name="arbiter_kiosk_lock_all"),
+    path("e/<slug:slug>/arbiter/players/<int:player_id>/card/<str:action>/",
+         views_checkin.card_action, name="arbiter_player_card"),
     path("e/<slug:slug>/arbiter/export/event.trf", views_trf.export_trf,
          name="arbiter_export_trf"),
 ]

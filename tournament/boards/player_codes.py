@@ -31,7 +31,14 @@ _READ_AS = str.maketrans({"O": "0", "I": "1", "L": "1", "U": "V"})
 
 
 class CodeRefused(Exception):
-    """A code that opens no personal page (here, or no longer); the message says why."""
+    """A code that opens no personal page (here, or no longer); the message says why.
+
+    ``status`` is the HTTP status a page answers with: 404 for a code that is no code of
+    this site, 403 for a real card that may not be used here (revoked, another event's)."""
+
+    def __init__(self, message: str, status: int = 404) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _mac(key: str) -> str:
@@ -80,10 +87,10 @@ def player_for_code(text: str, event=None) -> Player:
         raise CodeRefused(_("This player code is not valid."))
     if card.revoked_at is not None:
         raise CodeRefused(_("This player card was replaced by a new one; use the newest "
-                            "card or ask the arbiter."))
+                            "card or ask the arbiter."), status=403)
     if event is not None and card.player.event_id != event.pk:
         raise CodeRefused(_("This card is for another event (%(event)s).")
-                          % {"event": card.player.event.name})
+                          % {"event": card.player.event.name}, status=403)
     return card.player
 
 

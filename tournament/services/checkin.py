@@ -300,3 +300,12 @@ def revoke_card(player: Player, *, user=None) -> int:
         log_change(player.event, HistoryEntry.Action.CARDS_ISSUED,
                    {"player": player.name, "issued": False, "revoked": True}, user=user)
     return count
+
+
+@transaction.atomic
+def lock_kiosks(event: Event) -> Event:
+    """Lock every kiosk of the event: their cookies carry the previous generation."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    event.kiosk_generation += 1
+    event.save(update_fields=["kiosk_generation"])
+    return event

@@ -24,9 +24,9 @@ from tournament.forms import (
     SlipForm,
 )
 from tournament.inputs.request_input import column_range, date_time, whole_number
-from tournament.models import Absence, Board, Player, Result, Round
+from tournament.models import Absence, Board, Event, Player, Result, Round
 from tournament.permissions import arbiter_required
-from tournament.services import logins
+from tournament.services import checkin, logins
 from tournament.services.names import look_alike_warnings
 from tournament.texts import event_texts
 from tournament.texts.tiebreak_texts import texts
@@ -68,6 +68,7 @@ def dashboard(request, event):
         next_action=services.next_action(event),
         players=event.players.count(), format=services.event_format(event),
         order=services.order_text(event), problems=inconsistencies(event),
+        checkin=checkin.summary(event) if event.checkin != Event.CheckIn.OFF else None,
     ))
 
 
@@ -110,8 +111,10 @@ def players(request, event):
             _warn_look_alikes(request, event, [player])
             return redirect("arbiter_players", event.slug)
     states = logins.login_states(event)
+    state = checkin.summary(event) if event.checkin != Event.CheckIn.OFF else None
+    ticked = {p.pk for p in state.checked} if state is not None else set()
     return render(request, "tournament/arbiter/players.html", _ctx(
-        event, form=form, import_form=PlayerImportForm(),
+        event, form=form, import_form=PlayerImportForm(), checkin=state, ticked=ticked,
         players=[(p, states.get(p.pk)) for p in event.players.prefetch_related("absences")],
         next_round=services.next_round_number(event), format=services.event_format(event),
         order=services.order_text(event),
@@ -132,7 +135,8 @@ def player_edit(request, event, player_id):
             _warn_look_alikes(request, event, [player])
             return redirect("arbiter_players", event.slug)
     return render(request, "tournament/arbiter/player_form.html", _ctx(
-        event, form=form, player=player, login=logins.login_states(event).get(player.pk)))
+        event, form=form, player=player, login=logins.login_states(event).get(player.pk),
+        card=player.cards.filter(revoked_at__isnull=True).first()))
 
 
 def _warn_look_alikes(request, event, players) -> None:

@@ -23,9 +23,9 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
-from tournament.boards import links
+from tournament.boards import links, player_codes
 from tournament.boards.tokens import TokenRefused, check_round_open
-from tournament.models import Board, Player, PlayerLogin, Round
+from tournament.models import Board, Player, PlayerCard, PlayerLogin, Round
 from tournament.permissions import published_rounds
 
 
@@ -84,6 +84,11 @@ def my_games(request):
     # token) is no way to play it, and its record form takes no result for it.
     seats = [replace(seat, personal=personal[seat.game], board_page=False)
              if seat.game in personal else seat for seat in seats]
+    # The personal page of a player card already issued (printing issues it): the same page
+    # the card's QR code opens, for check-in and confirming results.
+    cards = {card.player_id: player_codes.code_for(card) for card in PlayerCard.objects.filter(
+        player__in=[seat.player for seat in seats], revoked_at__isnull=True)}
     return render(request, "tournament/my_games.html", {
-        "seats": seats, "withdrawn": [login for login in held if login.withdrawn_at is not None],
+        "seats": [(seat, cards.get(seat.player.pk)) for seat in seats],
+        "withdrawn": [login for login in held if login.withdrawn_at is not None],
     })

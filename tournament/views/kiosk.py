@@ -1,0 +1,123 @@
+"""The check-in kiosk at the door, ``/e/<slug>/kiosk/``: a tablet the arbiter unlocked.
+
+Unlocking sets a signed cookie on that device holding the event's id and its
+``kiosk_generation``; "Lock all kiosks" raises the generation, so every unlocked device is
+locked at once. A player types part of their name (case and accents ignored), picks
+themself and confirms; or a barcode scanner types the card's 16-character code and Enter.
+Either way the kiosk shows only "Checked in: <name>", never a personal link or a code, and
+goes back to the empty search after a few seconds. Every request is a POST (a scanned code in a
+query string would land in the logs and the browser's history). Codes and check-ins are
+rate-limited per address (``tournament.site.throttle``).
+"""
+
+from __future__ import annotations
+
+from django.core import signing
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_protect
+
+from tournament.boards import player_codes
+from tournament.inputs import name_search
+from tournament.inputs.request_input import column_range, whole_number
+from tournament.models import CheckIn, Event, Player
+from tournament.services import checkin
+from tournament.services.errors import ServiceError
+from tournament.site import throttle
+from tournament.texts.formatting import name_key
+
+COOKIE = "kiosk"
+_SALT = "tournament.kiosk"
+#: A kiosk stays unlocked through the event's days; locking is the arbiter's button.
+MAX_AGE_S = 7 * 24 * 3600
+#: The longest search the kiosk reads: names are at most 100 characters, codes 16.
+MAX_QUERY = 120
+RESULTS = 8
+
+
+def unlock_cookie(response, event: Event, *, secure: bool) -> None:
+    """Make the device that receives ``response`` a kiosk of ``event``."""
+    response.set_signed_cookie(COOKIE, f"{event.pk}:{event.kiosk_generation}", salt=_SALT,
+                               max_age=MAX_AGE_S, httponly=True, samesite="Strict",
+                               secure=secure)
+
+
+def is_unlocked(request, event: Event) -> bool:
+    try:
+        value = request.get_signed_cookie(COOKIE, salt=_SALT, max_age=MAX_AGE_S)
+    except (KeyError, signing.BadSignature):
+        return False
+    return value == f"{event.pk}:{event.kiosk_generation}"
+
+
+def _page(request, event, status=200, **extra):
+    response = render(request, "tournament/checkin/kiosk.html", {
+        "event": event, "kiosk": True, "state": checkin.closed_reason(event),
+        "round": checkin.checkin_round(event), **extra}, status=status)
+    add_never_cache_headers(response)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _done(request, event, player, created):
+    return _page(request, event, done=player.name, again=not created)
+
+
+def _check_in(request, event, player):
+    try:
+        _row, created = checkin.check_in(player, CheckIn.Via.KIOSK)
+    except ServiceError as exc:
+        return _page(request, event, status=409, error=str(exc))
+    return _done(request, event, player, created)
+
+
+def _candidates(event: Event, query: str) -> list[Player]:
+    number = checkin.checkin_round(event)
+    players = sorted((p for p in event.players.all()
+                      if number is None or p.is_active_in(number)),
+                     key=lambda p: name_key(p.name))
+    return name_search.matching(query, players, lambda p: p.name, limit=RESULTS)
+
+
+@csrf_protect
+def kiosk(request, slug: str):
+    event = get_object_or_404(Event, slug=slug)
+    if not is_unlocked(request, event):
+        response = render(request, "tournament/checkin/kiosk_locked.html",
+                          {"event": event, "is_arbiter": event.is_arbiter(request.user)},
+                          status=403)
+        add_never_cache_headers(response)
+        return response
+    if request.method != "POST":
+        return _page(request, event)
+    if not throttle.kiosk_allowed(request):
+        return throttle.too_many(request, kiosk=True)
+    post = request.POST
+    ids = column_range(Player, "id")
+    if "player" in post:  # the confirmation: check in the player picked
+        pk = whole_number(post.get("player"), label=_("Player"), column=ids)
+        return _check_in(request, event, get_object_or_404(Player, pk=pk, event=event))
+    if "pick" in post:  # a name picked from the list: ask to confirm
+        pk = whole_number(post.get("pick"), label=_("Player"), column=ids)
+        return _page(request, event, pick=get_object_or_404(Player, pk=pk, event=event))
+    query = post.get("q", "")
+    if not isinstance(query, str) or len(query) > MAX_QUERY or "\x00" in query:
+        return _page(request, event, status=400,
+                     error=_("Type a part of your name, or scan your player card."))
+    query = query.strip()
+    if player_codes.looks_like_code(query):
+        if throttle.codes_blocked(request):
+            return throttle.too_many(request)
+        try:
+            player = player_codes.player_for_code(query, event=event)
+        except player_codes.CodeRefused as exc:
+            throttle.code_failed(request)
+            return _page(request, event, status=exc.status, error=str(exc))
+        return _check_in(request, event, player)
+    if not query:
+        return _page(request, event)
+    found = _candidates(event, query)
+    return _page(request, event, query=query, found=found,
+                 error=None if found else _("No player's name contains “%(q)s”. Try fewer "
+                                            "letters, or see the arbiter.") % {"q": query})

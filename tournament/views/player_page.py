@@ -1,0 +1,76 @@
+"""A player's personal page, ``/card/<code>/``: what the QR code on the player card opens.
+
+No login: the code is the secret (``tournament.boards.player_codes``). The page shows the
+player's own name and event, whether they have checked in (with the button while the check-in
+is open), and where they sit in the current round; nothing about other players that the
+public pages do not show. It is never cached and sends no referrer, so the code stays out of
+shared caches and other sites' logs. Wrong codes count against the address's limit
+(``tournament.site.throttle``): guessing is refused with 429 long before it could succeed.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_protect
+
+from tournament.boards import player_codes
+from tournament.models import Absence, CheckIn
+from tournament.services import checkin
+from tournament.services.errors import ServiceError
+from tournament.site import throttle
+from tournament.views.my_games import _seat
+
+
+def _private(response):
+    """Nothing of this page in any cache, and its address in no other site's logs."""
+    add_never_cache_headers(response)
+    patch_cache_control(response, private=True)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def refused(request, message: str, status: int):
+    return _private(render(request, "tournament/checkin/refused.html", {
+        "heading": _("This player card does not open a page"), "message": message,
+    }, status=status))
+
+
+@csrf_protect
+def personal_page(request, code: str):
+    if throttle.codes_blocked(request):
+        return _private(throttle.too_many(request))
+    try:
+        player = player_codes.player_for_code(code)
+    except player_codes.CodeRefused as exc:
+        throttle.code_failed(request)
+        return refused(request, str(exc), exc.status)
+    event = player.event
+    if request.method == "POST":
+        if request.POST.get("action") == "checkin":
+            try:
+                _row, created = checkin.check_in(player, CheckIn.Via.CARD)
+            except ServiceError as exc:
+                messages.error(request, str(exc))
+            else:
+                if created:
+                    messages.success(request, _("You are checked in. Good luck!"))
+                else:
+                    messages.info(request, _("You had already checked in."))
+        else:
+            messages.error(request, _("Unknown action."))
+        return _private(redirect(request.path))
+    number = checkin.checkin_round(event)
+    state = checkin.closed_reason(event)
+    absence = (Absence.objects.filter(player=player, round_number=number).first()
+               if number else None)
+    return _private(render(request, "tournament/checkin/personal.html", {
+        "event": event, "player": player, "seat": _seat(player, timezone.now()),
+        "checkin_round": number, "checkin_closed": state, "absence": absence,
+        "checked_in": checkin.checked_in(player) if number else None,
+        "withdrawn": player.withdrawn_after_round is not None,
+        "code": player_codes.normalise(code),
+    }))

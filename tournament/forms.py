@@ -80,6 +80,9 @@ class EventForm(forms.ModelForm):
             value = self.initial.get(name)
             if value is not None:
                 self.initial[name] = format(value.normalize(), "f")
+        for name in ("checkin", "player_results"):
+            # A form from before these settings existed (an open tab, a script) keeps them.
+            self.fields[name].required = False
         if not settled:
             del self.fields["rounds_reason"]
             return
@@ -97,6 +100,12 @@ class EventForm(forms.ModelForm):
         if self.cleaned_data.get("tiebreak_order"):
             data["tiebreaks"] = self.cleaned_data["tiebreak_order"]
         return data
+
+    def clean_checkin(self):
+        return self.cleaned_data.get("checkin") or self.instance.checkin
+
+    def clean_player_results(self):
+        return self.cleaned_data.get("player_results") or self.instance.player_results
 
     def clean_time_control(self):
         return self.cleaned_data["time_control"].strip()

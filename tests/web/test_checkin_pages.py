@@ -347,3 +347,19 @@ def test_cards_pdf_in_print_language(arbiter_client, on):
 def test_history_sentences(on):
     for action in ("paired_checkin_open", "checkin_absent", "cards_issued"):
         assert action in json.dumps([a for a, _ in HistoryEntry.Action.choices])
+
+
+def test_settings_save_checkin(arbiter_client, event):
+    from tests.web.languages.test_translated_refusals import _settings_data
+
+    url, data = _settings_data(arbiter_client, event, checkin="every_round",
+                               checkin_closes_at="2026-12-05T09:30", player_results="always")
+    arbiter_client.post(url, data)
+    event.refresh_from_db()
+    assert event.checkin == "every_round" and event.player_results == "always"
+    assert event.checkin_closes_at is not None
+    url, data = _settings_data(arbiter_client, event, checkin="sometimes")
+    page = arbiter_client.post(url, data)
+    assert page.status_code == 200 and "sometimes" in page.content.decode()
+    event.refresh_from_db()
+    assert event.checkin == "every_round"

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.boards import player_codes
 from tournament.models import Absence, CheckIn, Event, HistoryEntry, Player
 from tournament.services import format as event_format
 from tournament.services.errors import ServiceError
@@ -267,8 +268,6 @@ def note_pairing(event: Event, number: int, *, user=None) -> None:
 def cards_for(event: Event, players, *, user=None) -> list:
     """The live card of each player, issued for those who have none yet (cards are issued when
     first printed); one history entry counts the new ones."""
-    from tournament.boards import player_codes
-
     had = set(event.players.filter(cards__revoked_at__isnull=True, cards__isnull=False)
               .values_list("pk", flat=True))
     cards = [player_codes.live_card(p) for p in players]
@@ -282,8 +281,6 @@ def cards_for(event: Event, players, *, user=None) -> list:
 @transaction.atomic
 def reissue_card(player: Player, *, user=None):
     """A new card for a lost one: the old code stops working at once."""
-    from tournament.boards import player_codes
-
     card = player_codes.issue_card(player)
     log_change(player.event, HistoryEntry.Action.CARDS_ISSUED,
                {"player": player.name, "issued": True, "revoked": True}, user=user)
@@ -293,8 +290,6 @@ def reissue_card(player: Player, *, user=None):
 @transaction.atomic
 def revoke_card(player: Player, *, user=None) -> int:
     """Revoke the player's card without a new one (printing their card issues a new one)."""
-    from tournament.boards import player_codes
-
     count = player_codes.revoke_card(player)
     if count:
         log_change(player.event, HistoryEntry.Action.CARDS_ISSUED,

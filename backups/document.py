@@ -17,13 +17,20 @@ board whose clock started keeps it (``boards[j].clock``: its state and log, with
 reconciliations of its presses; ``clocks.archive``), and it comes back paused if it was
 running; ``backups.online_clocks`` rebuilds the clocks of online games from their moves.
 
-Version 2 added the online games, version 3 the over-the-board clocks; older files still
-import (no ``online`` keys: every round over the board; no ``clock`` keys: no clock). The
+Version 2 added the online games, version 3 the over-the-board clocks, version 4 the check-in
+(the event's check-in settings, each player's cards and check-ins, each board's players'
+confirmations of the scores); older files still import (no ``online`` keys: every round over
+the board; no ``clock`` keys: no clock; no check-in keys: no cards, check-ins or
+confirmations). A card keeps its key, so that printed cards go on working on a server with the
+same ``SECRET_KEY`` (the code's second half is derived from it); a key this server already
+uses (a copy beside the original) gets a new one, and that card must be printed again. The
 version goes up so that an older server refuses a file with what it does not know instead of
 silently dropping it.
 """
 
 from __future__ import annotations
+
+import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -42,24 +49,35 @@ from games.models import (
     ResultRecord,
     new_seat_token,
 )
+from tournament.boards import player_codes
 from tournament.inputs.json_input import JSONRefused, Limits, read_json
-from tournament.models import Board, Event, HistoryEntry, Result, new_board_token
+from tournament.models import (
+    Board,
+    CheckIn,
+    Event,
+    HistoryEntry,
+    PlayerCard,
+    Result,
+    new_board_token,
+)
 from tournament.texts.core_messages import json_text
 
 FORMAT = "ingenious-td-event"
-VERSION = 3
+VERSION = 4
 #: The versions this server reads (see the module docstring).
-READS = (1, 2, 3)
+READS = (1, 2, 3, 4)
 EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
     "token_grace_minutes", "publish_pairings", "publish_standings", "pairing_order",
     "print_language", "clock_compensation_s", "rounds_note", "checkin", "player_results",
+    "checkin_open", "kiosk_generation",
 ]
 OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en",
                          "clock_compensation_s": 180, "rounds_note": "",
                          "checkin": Event.CheckIn.OFF,
-                         "player_results": Event.PlayerResults.WITH_CHECKIN}
+                         "player_results": Event.PlayerResults.WITH_CHECKIN,
+                         "checkin_open": True, "kiosk_generation": 0}
 """Fields that older backups lack, with the value that keeps such an event as it was."""
 
 
@@ -133,6 +151,11 @@ def export_event(event: Event) -> dict:
                 "online": _online_game(online_games.get(board.pk), records),
                 "clock": (None if board.pk in online_games
                           else _clock(clocks.get(board.pk))),
+                "confirmations": [
+                    {"seat": c.seat, "first_scores": c.first_scores,
+                     "second_scores": c.second_scores, "at": _dt(c.at), "via": c.via}
+                    for c in board.confirmations.order_by("seat")
+                ],
             })
         rounds.append({
             "number": round_.number, "status": round_.status,
@@ -149,6 +172,7 @@ def export_event(event: Event) -> dict:
             "end_date": event.end_date.isoformat() if event.end_date else None,
             "bye_vp": _dec(event.bye_vp), "absence_vp": _dec(event.absence_vp),
             "late_entry_vp": _dec(event.late_entry_vp),
+            "checkin_closes_at": _dt(event.checkin_closes_at),
             "arbiters": sorted(event.arbiters.values_list("username", flat=True)),
             "online": _online_mark(OnlineEvent.objects.filter(event=event).first()),
         },
@@ -160,6 +184,15 @@ def export_event(event: Event) -> dict:
              "absences": [
                  {"round": a.round_number, "vp": _dec(a.vp), "reason": a.reason}
                  for a in p.absences.order_by("round_number")
+             ],
+             "cards": [
+                 {"key": c.key, "issued_at": _dt(c.issued_at), "revoked_at": _dt(c.revoked_at)}
+                 for c in p.cards.order_by("issued_at", "pk")
+             ],
+             "checkins": [
+                 {"round": c.round_number, "at": _dt(c.at), "via": c.via,
+                  "user": c.user.username if c.user else None}
+                 for c in p.checkins.order_by("round_number").select_related("user")
              ]}
             for p in players
         ],
@@ -243,6 +276,17 @@ def _write(plan: reader.Plan, arbiter) -> Event:
         for absence in absences:
             absence.player = player
             absence.save()
+        for card, issued_at in plan.cards.get(player.seed, []):
+            card.player = player
+            card.key = _free_token(card.key, PlayerCard.objects.filter(key=card.key),
+                                   _new_card_key)
+            card.save()
+            _keep_time(PlayerCard, card.pk, "issued_at", issued_at)
+        for row, username, at in plan.checkins.get(player.seed, []):
+            row.player = player
+            row.user = users.filter(username=username).first() if username else None
+            row.save()
+            _keep_time(CheckIn, row.pk, "at", at)
     for planned in plan.rounds:
         round_ = planned.round
         round_.event = event
@@ -272,6 +316,9 @@ def _write(plan: reader.Plan, arbiter) -> Event:
                 if record_index is not None:
                     ResultRecord.objects.create(result=result, record=records[record_index])
                 _keep_time(Result, result.pk, "entered_at", entered_at)
+            for confirmation in item.confirmations:
+                confirmation.board = board
+                confirmation.save()
             if item.online is not None:
                 _write_game(item.online, board, records)
             if item.clock is not None:
@@ -306,6 +353,14 @@ def _free_token(token: str, holders, new) -> str:
     unless this server already uses it (``holders``: the rows holding it), e.g. for a copy of the
     event next to the original: the copy then gets a ``new()`` one."""
     return new() if holders.exists() else token
+
+
+def _new_card_key() -> str:
+    while True:
+        key = "".join(secrets.choice(player_codes.ALPHABET)
+                      for _ in range(player_codes.KEY_LENGTH))
+        if not PlayerCard.objects.filter(key=key).exists():
+            return key
 
 
 def _keep_time(model, pk: int, field: str, moment) -> None:

@@ -41,12 +41,17 @@ from games.engine import EngineError, format_record
 from games.engine_messages import move_refusal_text
 from games.models import SEAT_TOKEN, GameRecord, OnlineEvent, OnlineGame, OnlineRound
 from games.services import RecordRejected, record_digest, verified_record
+from tournament.boards.player_codes import ALPHABET as CARD_ALPHABET
+from tournament.boards.player_codes import KEY_LENGTH as CARD_KEY_LENGTH
 from tournament.models import (
     Absence,
     Board,
+    CheckIn,
+    Confirmation,
     Event,
     HistoryEntry,
     Player,
+    PlayerCard,
     Result,
     Round,
 )
@@ -102,6 +107,7 @@ class PlannedBoard:
     """(unsaved result, index of its record, entered_by name, entered_at)."""
     online: PlannedGame | None = None
     clock: ArchivedClock | None = None
+    confirmations: list[Confirmation] = field(default_factory=list)
 
 
 @dataclass
@@ -121,6 +127,11 @@ class Plan:
     rounds: list[PlannedRound]
     history: list[tuple[HistoryEntry, datetime | None]]
     online: OnlineMark | None = None  # every round of the event played online
+    cards: dict[int, list[tuple[PlayerCard, datetime | None]]] = field(default_factory=dict)
+    """Each pairing number's cards (version 4): (unsaved card, issued_at)."""
+    checkins: dict[int, list[tuple[CheckIn, str | None, datetime | None]]] = field(
+        default_factory=dict)
+    """Each pairing number's check-ins (version 4): (unsaved row, user name, at)."""
 
 
 class _Reader:
@@ -128,6 +139,9 @@ class _Reader:
         self.found: list[str] = []
         self.board_links: dict[str, str] = {}  # a board's token -> its path
         self.seat_links: dict[str, str] = {}  # a personal link -> its path
+        self.card_keys: dict[str, str] = {}  # a player card's key -> its path
+        self.cards: dict[int, list] = {}
+        self.checkins: dict[int, list] = {}
 
     # -- plumbing -------------------------------------------------------------------------
     def problem(self, path: str, message: str) -> None:
@@ -218,6 +232,13 @@ class _Reader:
         event.end_date = self.day(spec.get("end_date"), "event.end_date")
         # late_entry_vp: backups written before it existed have none (the default, 0, is what
         # those events scored)
+        for name, kinds in (("checkin_open", bool), ("kiosk_generation", int)):
+            if name in spec and (not isinstance(spec[name], kinds)
+                                 or (kinds is int and isinstance(spec[name], bool))):
+                self.problem(f"event.{name}", _("expected %(kinds)s")
+                             % {"kinds": _kind_names(kinds)})
+        event.checkin_closes_at = self.moment(spec.get("checkin_closes_at"),
+                                              "event.checkin_closes_at")
         for name in ("bye_vp", "absence_vp", *(("late_entry_vp",) if "late_entry_vp" in spec
                                                else ())):
             value = self.decimal(self.get(spec, name, "event", str), f"event.{name}")
@@ -268,8 +289,101 @@ class _Reader:
                 )
                 self.check(absence, a_path, exclude=["player"])
                 absences.append(absence)
+            if seed is not None:
+                self.cards[seed] = self.player_cards(data, path)
+                self.checkins[seed] = self.player_checkins(data, path)
             planned.append((player, absences))
         return planned, seeds
+
+    def player_cards(self, data: dict, path: str) -> list:
+        """``players[i].cards`` (version 4): each key of the form ``player_codes`` makes, used
+        once in the file, at most one card not revoked."""
+        planned, live = [], 0
+        for index, raw in enumerate(self.items(data.get("cards", []), f"{path}.cards")):
+            c_path = f"{path}.cards[{index}]"
+            c_data = self.obj(raw, c_path)
+            key = self.get(c_data, "key", c_path, str)
+            if key is not None:
+                if len(key) != CARD_KEY_LENGTH or any(ch not in CARD_ALPHABET for ch in key):
+                    self.problem(f"{c_path}.key", _("a card's key is %(n)d of the letters and "
+                                                    "digits of a player code")
+                                 % {"n": CARD_KEY_LENGTH})
+                elif key in self.card_keys:
+                    self.problem(f"{c_path}.key", _("the same key as %(path)s")
+                                 % {"path": self.card_keys[key]})
+                else:
+                    self.card_keys[key] = f"{c_path}.key"
+            issued_at = self.moment(self.get(c_data, "issued_at", c_path, str),
+                                    f"{c_path}.issued_at")
+            revoked_at = self.moment(self.get(c_data, "revoked_at", c_path, (str, type(None))),
+                                     f"{c_path}.revoked_at")
+            if issued_at and revoked_at and revoked_at < issued_at:
+                self.problem(f"{c_path}.revoked_at", _("before the card was issued"))
+            live += revoked_at is None
+            card = PlayerCard(key=key or "", revoked_at=revoked_at)
+            self.check(card, c_path, exclude=["player"])
+            planned.append((card, issued_at))
+        if live > 1:
+            self.problem(f"{path}.cards", _("more than one card in use"))
+        return planned
+
+    def player_checkins(self, data: dict, path: str) -> list:
+        """``players[i].checkins`` (version 4): one per round, each with its time and way."""
+        planned, rounds = [], set()
+        for index, raw in enumerate(self.items(data.get("checkins", []), f"{path}.checkins")):
+            c_path = f"{path}.checkins[{index}]"
+            c_data = self.obj(raw, c_path)
+            row = CheckIn(round_number=self.get(c_data, "round", c_path, int),
+                          via=self.get(c_data, "via", c_path, str) or "")
+            self.check(row, c_path, exclude=["player", "user"])
+            if row.round_number in rounds:
+                self.problem(f"{c_path}.round", _("round %(n)s is listed twice")
+                             % {"n": row.round_number})
+            rounds.add(row.round_number)
+            user = self.get(c_data, "user", c_path, (str, type(None)), default=None)
+            at = self.moment(self.get(c_data, "at", c_path, str), f"{c_path}.at")
+            planned.append((row, user, at))
+        return planned
+
+    def confirmations(self, data: dict, path: str, bye: bool) -> list[Confirmation]:
+        """``boards[j].confirmations`` (version 4): one per seat, twelve scores from 0 to 18
+        each, the time and the way; a bye has none."""
+        planned, seats = [], set()
+        items = self.items(data.get("confirmations", []), f"{path}.confirmations")
+        if items and bye:
+            self.problem(f"{path}.confirmations", _("a bye has no scores to confirm"))
+            return []
+        for index, raw in enumerate(items):
+            c_path = f"{path}.confirmations[{index}]"
+            c_data = self.obj(raw, c_path)
+            row = Confirmation(
+                seat=self.get(c_data, "seat", c_path, str) or "",
+                first_scores=self.scores(c_data, "first_scores", c_path),
+                second_scores=self.scores(c_data, "second_scores", c_path),
+                at=self.moment(self.get(c_data, "at", c_path, str), f"{c_path}.at"),
+                via=self.get(c_data, "via", c_path, str) or "",
+            )
+            self.check(row, c_path, exclude=["board"])
+            if row.seat in seats:
+                self.problem(f"{c_path}.seat", _("the %(seat)s seat confirmed twice")
+                             % {"seat": row.seat})
+            seats.add(row.seat)
+            planned.append(row)
+        return planned
+
+    def scores(self, data: dict, key: str, path: str) -> dict | None:
+        """Six colour scores ``{"R": 0, …}``, each a whole number from 0 to 18."""
+        value = self.get(data, key, path, dict)
+        if value is None:
+            return None
+        colours = "RGBOYP"
+        if sorted(value) != sorted(colours) or any(
+                isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 18
+                for v in value.values()):
+            self.problem(f"{path}.{key}", _("six colour scores R, G, B, O, Y, P, each a whole "
+                                            "number from 0 to 18"))
+            return None
+        return {c: value[c] for c in colours}
 
     def results(self, items: list, path: str, records: list[GameRecord], bye: bool,
                 bye_vp: Decimal | None) -> list:
@@ -420,6 +534,7 @@ class _Reader:
         planned.results = self.results(self.items(data.get("results", []), f"{path}.results"),
                                        path, [record for record, _at in planned.records],
                                        second is None, bye_vp)
+        planned.confirmations = self.confirmations(data, path, second is None)
         return planned
 
     def clock(self, raw, path: str, board: PlannedBoard) -> ArchivedClock | None:
@@ -640,7 +755,8 @@ def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
     history = reader.history(reader.items(data.get("history", []), "history"))
     if reader.found:
         raise Problems(reader.found)
-    return Plan(event, arbiters, players, rounds, history, online)
+    return Plan(event, arbiters, players, rounds, history, online, cards=reader.cards,
+                checkins=reader.checkins)
 
 
 def slug_taken(slug: str) -> str:

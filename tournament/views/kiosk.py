@@ -56,7 +56,6 @@ def _page(request, event, status=200, **extra):
         "event": event, "kiosk": True, "state": checkin.closed_reason(event),
         "round": checkin.checkin_round(event), **extra}, status=status)
     add_never_cache_headers(response)
-    response["Referrer-Policy"] = "no-referrer"
     return response
 
 

@@ -1,0 +1,132 @@
+"""Check-in in a real Chromium at phone width (390 px): the kiosk (name search, pick,
+confirm; a scanned code; back to the empty search by itself), the personal page, the arbiter's
+ticks by keyboard; axe-core's WCAG 2.1 AA rules on each page."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.browser.test_accessibility import WCAG_21_AA
+from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
+    TIMEOUT_MS,
+    arbiter,
+    browser,
+    server,
+    session_cookie,
+)
+from tests.browser.test_layout import OVERFLOW_JS
+from tournament import services
+from tournament.boards import player_codes
+from tournament.models import CheckIn, Event
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def event(arbiter):  # noqa: F811
+    event = services.create_event(name="Kiosk Open", arbiter=arbiter, slug="kiosk-open")
+    for name in ("Adélaïde Roux", "Ben Okafor", "Cy Young", "Dora Lind"):
+        services.add_player(event, name=name)
+    Event.objects.filter(pk=event.pk).update(checkin=Event.CheckIn.ONCE)
+    event.refresh_from_db()
+    return event
+
+
+def _axe(page) -> list[str]:
+    results = Axe().run(page, options=WCAG_21_AA)
+    return [f"{rule['id']}: {', '.join(' '.join(n['target']) for n in rule['nodes'])}"
+            for rule in results.response["violations"]]
+
+
+def _fits(page) -> None:
+    found = page.evaluate(OVERFLOW_JS)
+    assert found["page"] <= found["viewport"] + 1, found
+
+
+def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([session_cookie(arbiter, server)])
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/e/{event.slug}/arbiter/")
+    page.get_by_role("button", name="Unlock the kiosk on this device").click()
+    page.wait_for_url(f"**/e/{event.slug}/kiosk/")
+    # the arbiter leaves; the device stays a kiosk
+    kept = [c for c in context.cookies() if c["name"] != "sessionid"]
+    context.clear_cookies()
+    context.add_cookies(kept)
+    page.goto(f"{server.url}/e/{event.slug}/kiosk/")
+    problems = _axe(page)
+    _fits(page)
+    page.get_by_label("Your name, or scan your player card").fill("adela")
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Adélaïde Roux").click()
+    problems += _axe(page)
+    page.get_by_role("button", name="Yes, check me in").click()
+    done = page.locator(".kiosk-done")
+    assert "Checked in: Adélaïde Roux" in done.inner_text()
+    problems += _axe(page)
+    _fits(page)
+    assert "/card/" not in page.content()
+    # back to the empty search by itself
+    page.wait_for_selector("#kiosk-q", timeout=15_000)
+    assert page.locator("#kiosk-q").input_value() == ""
+    # a barcode scanner types the code and Enter
+    code = player_codes.code_for(player_codes.live_card(event.players.get(name="Ben Okafor")))
+    page.locator("#kiosk-q").type(code)
+    page.keyboard.press("Enter")
+    assert "Checked in: Ben Okafor" in page.locator(".kiosk-done").inner_text()
+    assert code not in page.content()
+    assert sorted(CheckIn.objects.values_list("player__name", "via")) == [
+        ("Adélaïde Roux", "kiosk"), ("Ben Okafor", "kiosk")]
+    context.close()
+    assert not problems, problems
+
+
+def test_personal_page_at_phone_width(server, browser, event):  # noqa: F811
+    code = player_codes.code_for(player_codes.live_card(event.players.get(name="Cy Young")))
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    response = page.goto(f"{server.url}/card/{code}/")
+    assert response.headers["referrer-policy"] == "no-referrer"
+    assert "no-store" in response.headers["cache-control"]
+    problems = _axe(page)
+    _fits(page)
+    page.get_by_role("button", name="Check in").click()
+    page.wait_for_selector(".checked-in")
+    assert "You are checked in for round 1." in page.locator(".checked-in").inner_text()
+    problems += _axe(page)
+    _fits(page)
+    context.close()
+    assert CheckIn.objects.get().via == "card"
+    assert not problems, problems
+
+
+def test_ticks_by_keyboard_in_place(server, browser, arbiter, event):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context.add_cookies([session_cookie(arbiter, server)])
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/e/{event.slug}/arbiter/players/")
+    first = page.get_by_role("button", name="Check in Adélaïde Roux")
+    first.focus()
+    page.keyboard.press("Space")
+    page.wait_for_selector('button[aria-pressed="true"]')
+    assert page.locator("[data-checkin-summary]").inner_text() == "1 of 4 checked in"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(page.locator('button[aria-pressed="true"]')).to_have_count(2)
+    assert page.url.endswith("/arbiter/players/")  # toggled in place, no reload
+    problems = _axe(page)
+    page.goto(f"{server.url}/e/{event.slug}/arbiter/")
+    assert "2 of 4 checked in" in page.locator("#checkin").inner_text()
+    problems += _axe(page)
+    context.close()
+    assert sorted(CheckIn.objects.values_list("player__name", flat=True)) == [
+        "Adélaïde Roux", "Ben Okafor"]
+    assert not problems, problems

@@ -58,7 +58,8 @@ def _links_open(round_: Round, now: datetime.datetime) -> bool:
     return True
 
 
-def _seat(player: Player, now: datetime.datetime) -> Seat:
+def current_seat(player: Player, now: datetime.datetime) -> Seat:
+    """Where ``player`` sits in the latest published round (My games, the personal page)."""
     # the player's own board, also where the event keeps its pairings to itself
     round_ = published_rounds(player.event).order_by("number").last()
     board = None
@@ -78,7 +79,7 @@ def my_games(request):
     held = list(PlayerLogin.objects.filter(user=request.user)
                 .select_related("player__event")
                 .order_by("-player__event__start_date", "-player__event__created_at"))
-    seats = [_seat(login.player, now) for login in held if login.withdrawn_at is None]
+    seats = [current_seat(login.player, now) for login in held if login.withdrawn_at is None]
     personal = links.personal_links.links(seat.game for seat in seats if seat.game)
     # An online game's board shows its seat link only: the board page (the scoresheet's shared
     # token) is no way to play it, and its record form takes no result for it.

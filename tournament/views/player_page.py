@@ -27,7 +27,7 @@ from tournament.models import Absence, CheckIn
 from tournament.services import checkin
 from tournament.services.errors import ServiceError
 from tournament.site import throttle
-from tournament.views.my_games import _seat
+from tournament.views.my_games import current_seat
 
 
 def _private(response):
@@ -73,7 +73,7 @@ def personal_page(request, code: str):
     absence = (Absence.objects.filter(player=player, round_number=number).first()
                if number else None)
     return _private(render(request, "tournament/checkin/personal.html", {
-        "event": event, "player": player, "seat": _seat(player, timezone.now()),
+        "event": event, "player": player, "seat": current_seat(player, timezone.now()),
         "checkin_round": number, "checkin_closed": state, "absence": absence,
         "checked_in": checkin.checked_in(player) if number else None,
         "withdrawn": player.withdrawn_after_round is not None,

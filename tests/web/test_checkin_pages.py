@@ -363,3 +363,22 @@ def test_settings_save_checkin(arbiter_client, event):
     assert page.status_code == 200 and "sometimes" in page.content.decode()
     event.refresh_from_db()
     assert event.checkin == "every_round"
+
+
+def test_pairing_from_the_dashboard_with_checkin_open_warns(arbiter_client, on):
+    checkin.check_in(on.players.get(name="Ada"), "arbiter")
+    page = arbiter_client.post(reverse("arbiter_round_pair", args=[on.slug]), follow=True)
+    text = page.content.decode()
+    assert "Paired with the check-in open: 11 players had not checked in" in text
+    assert on.rounds.count() == 1
+
+
+def test_personal_page_says_absent(client, on):
+    from tournament.models import Round
+
+    checkin.check_in(on.players.get(name="Ada"), "arbiter")
+    checkin.mark_missing_absent(on)
+    services.pair_next_round(on)
+    services.publish_round(Round.objects.get(event=on, number=1))
+    text = client.get(reverse("player_card", args=[_code(on, "Ben")])).content.decode()
+    assert "Round 1: absent" in text

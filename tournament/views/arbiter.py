@@ -222,8 +222,18 @@ def round_pair(request, event):
             round_ = services.start_manual_round(event, reason=request.POST.get("reason", ""),
                                                  user=request.user)
         else:
+            before = checkin.summary(event) if event.checkin != Event.CheckIn.OFF else None
             round_ = services.pair_next_round(
                 event, user=request.user, over_disputes=request.POST.get("over_disputes", ""))
+            if before is not None and before.open and before.round == round_.number \
+                    and before.missing:
+                messages.warning(request, ngettext(
+                    "Paired with the check-in open: %(names)s had not checked in (kept in "
+                    "the history).",
+                    "Paired with the check-in open: %(n)d players had not checked in (kept "
+                    "in the history): %(names)s.", len(before.missing))
+                    % {"n": len(before.missing),
+                       "names": ", ".join(p.name for p in before.missing)})
     except services.ServiceError as exc:
         _fail(request, exc)
         return redirect("arbiter_dashboard", event.slug)

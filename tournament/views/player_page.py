@@ -72,8 +72,11 @@ def personal_page(request, code: str):
     state = checkin.closed_reason(event)
     absence = (Absence.objects.filter(player=player, round_number=number).first()
                if number else None)
+    seat = current_seat(player, timezone.now())
+    absent_now = (seat.round is not None and seat.board is None and Absence.objects.filter(
+        player=player, round_number=seat.round.number).exists())
     return _private(render(request, "tournament/checkin/personal.html", {
-        "event": event, "player": player, "seat": current_seat(player, timezone.now()),
+        "event": event, "player": player, "seat": seat, "absent_now": absent_now,
         "checkin_round": number, "checkin_closed": state, "absence": absence,
         "checked_in": checkin.checked_in(player) if number else None,
         "withdrawn": player.withdrawn_after_round is not None,

@@ -382,3 +382,17 @@ def test_personal_page_says_absent(client, on):
     services.publish_round(Round.objects.get(event=on, number=1))
     text = client.get(reverse("player_card", args=[_code(on, "Ben")])).content.decode()
     assert "Round 1: absent" in text
+
+
+def test_cards_through_the_print_registry_and_the_command(client, other_arbiter_client, on,
+                                                          tmp_path):
+    from django.core.management import call_command
+
+    url = reverse("print_document", args=[on.slug, "cards"])
+    assert client.get(url).status_code == 302  # anonymous: log in first
+    assert other_arbiter_client.get(url).status_code == 403
+    assert not PlayerCard.objects.exists()
+    out = tmp_path / "cards.pdf"
+    call_command("export_pdf", on.slug, "cards", "-o", str(out))
+    text = " ".join(pdf_pages(out.read_bytes()))
+    assert "Ada" in text and PlayerCard.objects.count() == 12

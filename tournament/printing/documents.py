@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tournament.models import Event
-from tournament.printing import data
+from tournament.printing import cards, data
 from tournament.printing.common import page_size
 from tournament.printing.crosstable import build_crosstable
 from tournament.printing.pairings import build_pairings
@@ -40,6 +40,8 @@ DOCUMENTS: dict[str, Document] = {
         Document("crosstable", round_required=False, arbiter_only=False),
         Document("scoresheets", round_required=True, arbiter_only=True),
         Document("slips", round_required=True, arbiter_only=True),
+        # every player's card carries the player's secret code (check-in, personal page)
+        Document("cards", round_required=False, arbiter_only=True),
     )
 }
 
@@ -83,6 +85,9 @@ def render(event: Event, name: str, round_number: int, *, paper: str = "a4",
 
 def _build(event: Event, document: Document, round_number: int, paper: str,
            base_url: str) -> bytes:
+    if document.name == "cards":
+        players = [p for p in event.players.order_by("name") if p.withdrawn_after_round is None]
+        return cards.render(event, players, base_url=base_url, paper=paper)
     if document.name == "pairings":
         round_ = data.find_round(event, round_number)
         return build_pairings(data.pairings_doc(event, round_), paper)

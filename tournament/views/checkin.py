@@ -165,7 +165,9 @@ def card_action(request, event, player_id, action):
 @arbiter_required
 def print_cards(request, event):
     """The player cards as a PDF (all players, or ``?player=ID``); cards are issued on first
-    print. Never cached: every card carries its player's secret code."""
+    print. Never cached: every card carries its player's secret code. (The same document, for
+    every player, is ``cards`` in ``tournament.printing.documents``, for ``export_pdf``; this
+    view adds the one-player card and names the arbiter in the history.)"""
     paper = request.GET.get("paper", "a4").lower()
     if paper not in ("a4", "letter"):
         raise Http404(_("Unknown paper %(paper)r; choose one of: a4, letter.") % {"paper": paper})

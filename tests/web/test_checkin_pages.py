@@ -389,7 +389,7 @@ def test_cards_through_the_print_registry_and_the_command(client, other_arbiter_
     from django.core.management import call_command
 
     url = reverse("print_document", args=[on.slug, "cards"])
-    assert client.get(url).status_code == 302  # anonymous: log in first
+    assert client.__class__().get(url).status_code == 302  # anonymous: log in first
     assert other_arbiter_client.get(url).status_code == 403
     assert not PlayerCard.objects.exists()
     out = tmp_path / "cards.pdf"

@@ -2,8 +2,6 @@
 personal page, the kiosk, the cards PDF, card reissue and revoke; as arbiter, player,
 anonymous and another event's arbiter."""
 
-import json
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -344,9 +342,18 @@ def test_cards_pdf_in_print_language(arbiter_client, on):
     assert "Ada" in text
 
 
-def test_history_sentences(on):
-    for action in ("paired_checkin_open", "checkin_absent", "cards_issued"):
-        assert action in json.dumps([a for a, _ in HistoryEntry.Action.choices])
+def test_history_sentences_on_the_settings_page(arbiter_client, on, arbiter):
+    ada = on.players.get(name="Ada")
+    checkin.cards_for(on, [ada], user=arbiter)
+    checkin.reissue_card(ada, user=arbiter)
+    checkin.revoke_card(ada, user=arbiter)
+    checkin.check_in(ada, "arbiter")
+    checkin.mark_missing_absent(on, user=arbiter)
+    page = arbiter_client.get(reverse("arbiter_settings", args=[on.slug])).content.decode()
+    assert "1 player card issued." in page
+    assert "Ada&#x27;s player card reissued (the old one no longer works)." in page
+    assert "Ada&#x27;s player card revoked." in page
+    assert "Round 1: marked absent for not checking in: Ben, Cy," in page
 
 
 def test_settings_save_checkin(arbiter_client, event):

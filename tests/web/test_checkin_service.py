@@ -201,3 +201,21 @@ def test_cards_reissue_and_revoke_are_logged(event, arbiter):
         player_codes.player_for_code(player_codes.code_for(first))
     assert checkin.revoke_card(ada, user=arbiter) == 1
     assert HistoryEntry.objects.filter(action=HistoryEntry.Action.CARDS_ISSUED).count() == 3
+
+
+def test_round_robin_marks_absent_with_zero_and_the_pairing_forfeits(arbiter):
+    event = services.create_event(name="Small RR", arbiter=arbiter,
+                                  pairing_system=Event.PairingSystem.ROUND_ROBIN)
+    for name in ("Ada", "Ben", "Cy", "Di"):
+        services.add_player(event, name=name)
+    Event.objects.filter(pk=event.pk).update(checkin=Event.CheckIn.ONCE,
+                                             absence_vp=Decimal("0.5"))
+    event.refresh_from_db()
+    for name in ("Ada", "Ben", "Cy"):
+        checkin.check_in(_player(event, name), ARBITER)
+    made, = checkin.mark_missing_absent(event)
+    assert made.player.name == "Di" and made.vp == Decimal("0")
+    round_ = services.pair_next_round(event)
+    di_board = round_.boards.filter(first__name="Di").first() or round_.boards.filter(
+        second__name="Di").first()
+    assert di_board.results.get().kind in ("forfeit", "bye")

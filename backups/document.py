@@ -30,8 +30,6 @@ silently dropping it.
 
 from __future__ import annotations
 
-import secrets
-
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -282,6 +280,8 @@ def _write(plan: reader.Plan, arbiter) -> Event:
                                    _new_card_key)
             card.save()
             _keep_time(PlayerCard, card.pk, "issued_at", issued_at)
+        if player.seed not in plan.cards:  # a backup from before the cards: a first one
+            player_codes.first_cards([player])
         for row, username, at in plan.checkins.get(player.seed, []):
             row.player = player
             row.user = users.filter(username=username).first() if username else None
@@ -357,8 +357,7 @@ def _free_token(token: str, holders, new) -> str:
 
 def _new_card_key() -> str:
     while True:
-        key = "".join(secrets.choice(player_codes.ALPHABET)
-                      for _ in range(player_codes.KEY_LENGTH))
+        key = player_codes.new_key()
         if not PlayerCard.objects.filter(key=key).exists():
             return key
 

@@ -289,7 +289,7 @@ class _Reader:
                 )
                 self.check(absence, a_path, exclude=["player"])
                 absences.append(absence)
-            if seed is not None:
+            if seed is not None and "cards" in data:  # from version 4
                 self.cards[seed] = self.player_cards(data, path)
                 self.checkins[seed] = self.player_checkins(data, path)
             planned.append((player, absences))

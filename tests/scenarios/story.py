@@ -12,17 +12,21 @@ the text they would read; a server error raises ``ServerError`` at once.
 from __future__ import annotations
 
 import functools
+import io
 import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import unescape
+from urllib.parse import urlsplit
 
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from pypdf import PdfReader
 
 from games.engine import format_record, random_game
+from tests.printing.printing_helpers import decode_qr
 from tests.scenarios.html import Form, PageParser, parse
 from tournament.models import Event
 
@@ -447,6 +451,71 @@ class Arbiter(Visitor):
         url = self.url("arbiter_player_edit", pk)
         self.submit(url, action=self.url("arbiter_player_login_withdraw", pk))
 
+    # -- check-in -------------------------------------------------------------------------
+
+    @step
+    def prints_player_cards(self, tmp_path) -> dict[str, str]:
+        """The print menu's player cards; each card's QR code read as a phone reads it.
+
+        Answers the personal page of each player by name, as the page itself names them.
+        """
+        menu = self.page(self.url("arbiter_print"))
+        cards = self.url("arbiter_print_cards")
+        link = re.search(rf'href="({re.escape(cards)}[^"]*)"', menu.html)
+        assert link, "the print menu does not offer the player cards"
+        response = self.get(unescape(link.group(1)))
+        assert response.status_code == 200 and response.content.startswith(b"%PDF")
+        pdf = response.content
+        pages = len(PdfReader(io.BytesIO(pdf)).pages)
+        found = {}
+        for number in range(1, pages + 1):
+            for url in decode_qr(pdf, number, tmp_path):
+                path = urlsplit(url).path
+                name = re.search(r"<h1>(.*?)</h1>", self.story.public.get(path).content.decode(),
+                                 re.S)
+                found[text(name.group(1))] = path
+        return found
+
+    @step
+    def ticks(self, name: str) -> None:
+        """The players page's check-in button of ``name``."""
+        pk = self.player_ids()[name]
+        self.submit(self.url("arbiter_players"),
+                    action=self.url("arbiter_checkin_tick", pk))
+
+    def checkin_count(self) -> str:
+        """What the dashboard's check-in panel says: "12 of 14 checked in"."""
+        html = self.get(self.url("arbiter_dashboard")).content.decode()
+        return text(re.search(r'<p class="big checkin-count">(.*?)</p>', html, re.S).group(1))
+
+    def not_checked_in(self) -> list[str]:
+        """The dashboard's list of players who have not checked in."""
+        html = self.get(self.url("arbiter_dashboard")).content.decode()
+        found = re.search(r'<ul class="missing"[^>]*>(.*?)</ul>', html, re.S)
+        return [text(li) for li in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)] \
+            if found else []
+
+    @step
+    def closes_checkin(self) -> None:
+        self.submit(self.url("arbiter_dashboard"),
+                    action=self.url("arbiter_checkin_open_close", "close"))
+
+    @step
+    def marks_missing_absent(self) -> None:
+        """The dashboard's "Mark the N missing players absent", then its confirmation page."""
+        target = self.url("arbiter_checkin_mark_absent")
+        try:
+            self.submit(self.url("arbiter_dashboard"), action=target)
+        except Refused:
+            form = self.find_form(self.pending, target, action=target, having="confirm")
+            response = self.client.post(target, form.data(), follow=True)
+            if response.status_code >= 400 or not response.redirect_chain:
+                raise Refused(f"POST {target} with confirmation: {response.status_code}"
+                              ) from None
+            self.landed = response.redirect_chain[-1][0]
+        else:
+            raise AssertionError("marking players absent did not ask first")
+
     def scoresheet_token(self, number: int, name: str) -> str:
         """The board link printed on the scoresheet handed to ``name``'s board."""
         return self.board_of(number, name).token
@@ -458,6 +527,12 @@ class Player(Visitor):
     def __init__(self, story: EventStory, client: Client, name: str) -> None:
         super().__init__(story, client)
         self.name = name
+
+    @step
+    def checks_in(self, card: str) -> PageParser:
+        """The personal page's Check in button (the card's QR code opened on the phone)."""
+        return self.submit(card, {"action": "checkin"}, having="action",
+                           without="first_scores_0")
 
     @step
     def submits_record(self, token: str, record: str) -> PageParser:

@@ -9,7 +9,7 @@ from django.urls import reverse
 from tests.printing.printing_helpers import decode_qr, pdf_pages
 from tournament import services
 from tournament.boards import player_codes
-from tournament.models import Absence, CheckIn, Event, HistoryEntry, PlayerCard
+from tournament.models import Absence, CheckIn, Event, PlayerCard
 from tournament.services import checkin
 from tournament.views.kiosk import COOKIE
 
@@ -310,10 +310,9 @@ def test_cards_pdf_names_codes_and_qr(arbiter_client, on, tmp_path):
     found = decode_qr(response.content, 1, tmp_path)
     expected = {"http://testserver" + reverse("player_card", args=[c]) for c in codes.values()}
     assert len(found) == 8 and set(found) <= expected
-    assert HistoryEntry.objects.filter(action="cards_issued").count() == 1
     again = arbiter_client.get(reverse("arbiter_print_cards", args=[on.slug]))
-    assert pdf_pages(again.content)[0].count("-") >= 0
-    assert PlayerCard.objects.count() == 12
+    assert pdf_pages(again.content) == pages  # printing again prints the same cards
+    assert PlayerCard.objects.count() == 12  # one each, given when the player was entered
 
 
 def test_one_players_card_and_reissue(arbiter_client, on):
@@ -329,6 +328,8 @@ def test_one_players_card_and_reissue(arbiter_client, on):
     assert first.revoked_at is not None and ada.cards.filter(revoked_at__isnull=True).count() == 1
     arbiter_client.post(reverse("arbiter_player_card", args=[on.slug, ada.pk, "revoke"]))
     assert not ada.cards.filter(revoked_at__isnull=True).exists()
+    refused = arbiter_client.get(url)
+    assert refused.status_code == 404 and "revoked" in refused.content.decode()
     assert arbiter_client.post(
         reverse("arbiter_player_card", args=[on.slug, ada.pk, "burn"])).status_code == 404
     assert arbiter_client.get(reverse("arbiter_print_cards", args=[on.slug])
@@ -344,13 +345,11 @@ def test_cards_pdf_in_print_language(arbiter_client, on):
 
 def test_history_sentences_on_the_settings_page(arbiter_client, on, arbiter):
     ada = on.players.get(name="Ada")
-    checkin.cards_for(on, [ada], user=arbiter)
     checkin.reissue_card(ada, user=arbiter)
     checkin.revoke_card(ada, user=arbiter)
     checkin.check_in(ada, "arbiter")
     checkin.mark_missing_absent(on, user=arbiter)
     page = arbiter_client.get(reverse("arbiter_settings", args=[on.slug])).content.decode()
-    assert "1 player card issued." in page
     assert "Ada&#x27;s player card reissued (the old one no longer works)." in page
     assert "Ada&#x27;s player card revoked." in page
     assert "Round 1: marked absent for not checking in: Ben, Cy," in page
@@ -398,8 +397,8 @@ def test_cards_through_the_print_registry_and_the_command(client, other_arbiter_
     url = reverse("print_document", args=[on.slug, "cards"])
     assert client.__class__().get(url).status_code == 302  # anonymous: log in first
     assert other_arbiter_client.get(url).status_code == 403
-    assert not PlayerCard.objects.exists()
     out = tmp_path / "cards.pdf"
     call_command("export_pdf", on.slug, "cards", "-o", str(out))
     text = " ".join(pdf_pages(out.read_bytes()))
-    assert "Ada" in text and PlayerCard.objects.count() == 12
+    ada = on.players.get(name="Ada")
+    assert "Ada" in text and player_codes.grouped(player_codes.code_for(ada.cards.get())) in text

@@ -94,10 +94,26 @@ def player_for_code(text: str, event=None) -> Player:
     return card.player
 
 
-def live_card(player: Player) -> PlayerCard:
-    """The player's current card, issued on first use (cards need no step of their own)."""
-    card = player.cards.filter(revoked_at__isnull=True).first()
-    return card if card is not None else issue_card(player)
+def live_card(player: Player) -> PlayerCard | None:
+    """The player's current card; None once the arbiter revoked it without a new one."""
+    return player.cards.filter(revoked_at__isnull=True).first()
+
+
+def new_key() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(KEY_LENGTH))
+
+
+def first_cards(players) -> list[PlayerCard]:
+    """A card for each new player, in one statement: every player has a card from the moment
+    they are entered, so printing the cards (a GET) only reads."""
+    players = list(players)
+    keys: set[str] = set()
+    while len(keys) < len(players):
+        wanted = {new_key() for _ in range(len(players) - len(keys))}
+        keys |= wanted - set(PlayerCard.objects.filter(key__in=wanted)
+                             .values_list("key", flat=True))
+    return PlayerCard.objects.bulk_create(
+        [PlayerCard(player=p, key=k) for p, k in zip(players, sorted(keys), strict=True)])
 
 
 @transaction.atomic
@@ -106,7 +122,7 @@ def issue_card(player: Player) -> PlayerCard:
     Player.objects.select_for_update().get(pk=player.pk)
     player.cards.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
     while True:
-        key = "".join(secrets.choice(ALPHABET) for _ in range(KEY_LENGTH))
+        key = new_key()
         if not PlayerCard.objects.filter(key=key).exists():
             return PlayerCard.objects.create(player=player, key=key)
 

@@ -106,13 +106,13 @@ def build_cards(cards: Sequence[Card], paper: str = "a4", title: str = "") -> by
     return buffer.getvalue()
 
 
-def render(event: Event, players: Sequence[Player], *, base_url: str, paper: str = "a4",
-           user=None) -> bytes:
-    """The cards of ``players`` in the event's print language, issuing the missing ones."""
-    issued = checkin.cards_for(event, list(players), user=user)
+def render(event: Event, players: Sequence[Player], *, base_url: str,
+           paper: str = "a4") -> bytes:
+    """The cards of ``players`` in the event's print language (a revoked card not replaced
+    is not printed)."""
     numbered = event.rounds.exists()
     cards = []
-    for player, card in zip(players, issued, strict=True):
+    for player, card in checkin.cards_for(list(players)):
         code = player_codes.code_for(card)
         cards.append(Card(event=event.name, name=player.name,
                           seed=player.seed if numbered else None, code=code,

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.boards import player_codes
-from tournament.models import Absence, CheckIn, Event, HistoryEntry, Player
+from tournament.models import Absence, CheckIn, Event, HistoryEntry, Player, PlayerCard
 from tournament.services import format as event_format
 from tournament.services.errors import ServiceError
 from tournament.services.events import _current_round_number
@@ -264,18 +264,12 @@ def note_pairing(event: Event, number: int, *, user=None) -> None:
         Event.objects.filter(pk=event.pk).update(**{f: getattr(event, f) for f in fields})
 
 
-@transaction.atomic
-def cards_for(event: Event, players, *, user=None) -> list:
-    """The live card of each player, issued for those who have none yet (cards are issued when
-    first printed); one history entry counts the new ones."""
-    had = set(event.players.filter(cards__revoked_at__isnull=True, cards__isnull=False)
-              .values_list("pk", flat=True))
-    cards = [player_codes.live_card(p) for p in players]
-    new = [p.name for p in players if p.pk not in had]
-    if new:
-        log_change(event, HistoryEntry.Action.CARDS_ISSUED, {"count": len(new), "names": new},
-                   user=user)
-    return cards
+def cards_for(players) -> list:
+    """``(player, card)`` for each player holding a card (every player is given one when
+    entered; a card the arbiter revoked without a new one leaves its player out)."""
+    live = {c.player_id: c for c in PlayerCard.objects.filter(
+        player__in=[p.pk for p in players], revoked_at__isnull=True)}
+    return [(p, live[p.pk]) for p in players if p.pk in live]
 
 
 @transaction.atomic
@@ -289,7 +283,7 @@ def reissue_card(player: Player, *, user=None):
 
 @transaction.atomic
 def revoke_card(player: Player, *, user=None) -> int:
-    """Revoke the player's card without a new one (printing their card issues a new one)."""
+    """Revoke the player's card without a new one ("Reissue card" gives a new one)."""
     count = player_codes.revoke_card(player)
     if count:
         log_change(player.event, HistoryEntry.Action.CARDS_ISSUED,

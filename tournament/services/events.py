@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournament.boards import player_codes
 from tournament.inputs import csv_input
 from tournament.models import Absence, Event, HistoryEntry, Player
 from tournament.services import format as event_format
@@ -95,6 +96,7 @@ def add_player(event: Event, *, name: str, club: str = "", country: str = "",
     if event.players.filter(name__iexact=player.name).exists():
         raise _name_taken(player.name)
     player.save()
+    player_codes.first_cards([player])
     return player
 
 
@@ -216,7 +218,9 @@ def _enter_all(event: Event, players: list[Player], joined: int,
     first = _next_seed(event)
     for offset, player in enumerate(players):
         player.seed = first + offset
-    return Player.objects.bulk_create(players, batch_size=500)
+    created = Player.objects.bulk_create(players, batch_size=500)
+    player_codes.first_cards(created)
+    return created
 
 
 @transaction.atomic

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from tournament.models import Event, HistoryEntry
 
@@ -89,9 +88,6 @@ def _checkin_absent(d: Mapping) -> str:
 
 
 def _cards_issued(d: Mapping) -> str:
-    if "count" in d:
-        return ngettext("%(n)d player card issued.", "%(n)d player cards issued.",
-                        d["count"]) % {"n": d["count"]}
     if d.get("revoked") and not d.get("issued"):
         return _("%(name)s's player card revoked.") % {"name": d["player"]}
     return _("%(name)s's player card reissued (the old one no longer works).") % {

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tournament.boards import player_codes
 from tournament.inputs.request_input import column_range, whole_number
 from tournament.models import Absence, Event, Player
 from tournament.permissions import arbiter_required
@@ -164,10 +165,10 @@ def card_action(request, event, player_id, action):
 @csp_exempt()
 @arbiter_required
 def print_cards(request, event):
-    """The player cards as a PDF (all players, or ``?player=ID``); cards are issued on first
-    print. Never cached: every card carries its player's secret code. (The same document, for
-    every player, is ``cards`` in ``tournament.printing.documents``, for ``export_pdf``; this
-    view adds the one-player card and names the arbiter in the history.)"""
+    """The player cards as a PDF (all players, or ``?player=ID``). Never cached: every card
+    carries its player's secret code. (The same document, for every player, is ``cards`` in
+    ``tournament.printing.documents``, for ``export_pdf``; this view adds the one-player
+    card.)"""
     paper = request.GET.get("paper", "a4").lower()
     if paper not in ("a4", "letter"):
         raise Http404(_("Unknown paper %(paper)r; choose one of: a4, letter.") % {"paper": paper})
@@ -176,10 +177,13 @@ def print_cards(request, event):
                        column=column_range(Player, "id"), required=False)
     if one is not None:
         players = [get_object_or_404(Player, pk=one, event=event)]
+        if player_codes.live_card(players[0]) is None:
+            raise Http404(_("%(name)s's card was revoked; reissue it on the player's page to "
+                            "print a new one.") % {"name": players[0].name})
     else:
         players = [p for p in players if p.withdrawn_after_round is None]
     pdf = card_printing.render(event, players, base_url=site_address.base_url(request),
-                               paper=paper, user=request.user)
+                               paper=paper)
     response = HttpResponse(pdf, content_type="application/pdf")
     suffix = f"-{one}" if one is not None else ""
     response["Content-Disposition"] = f'inline; filename="{event.slug}-cards{suffix}.pdf"'

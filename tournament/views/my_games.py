@@ -85,8 +85,8 @@ def my_games(request):
     # token) is no way to play it, and its record form takes no result for it.
     seats = [replace(seat, personal=personal[seat.game], board_page=False)
              if seat.game in personal else seat for seat in seats]
-    # The personal page of a player card already issued (printing issues it): the same page
-    # the card's QR code opens, for check-in and confirming results.
+    # The personal page of the player's card (every player has one unless the arbiter revoked
+    # it): the same page the card's QR code opens, for check-in and confirming results.
     cards = {card.player_id: player_codes.code_for(card) for card in PlayerCard.objects.filter(
         player__in=[seat.player for seat in seats], revoked_at__isnull=True)}
     return render(request, "tournament/my_games.html", {

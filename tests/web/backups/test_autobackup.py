@@ -40,6 +40,9 @@ def _without_tokens(document):
     for round_ in document["rounds"]:
         for board in round_["boards"]:
             board.pop("token")
+    for player in document["players"]:  # a copy beside the original: new card keys too
+        for card in player["cards"]:
+            card.pop("key")
     return document
 
 

@@ -19,11 +19,15 @@ def test_export_import_export_is_identical(played_event):
     copy = document.import_event(json.loads(json.dumps(first)), slug="played-copy")
     second = document.export_event(copy)
     second["event"]["slug"] = first["event"]["slug"]
-    # a copy beside the original on one server gets new board tokens; all else is equal
+    # a copy beside the original on one server gets new board tokens and player card keys;
+    # all else is equal
     for export in (first, second):
         for round_ in export["rounds"]:
             for board in round_["boards"]:
                 assert len(board.pop("token")) >= 20
+        for player in export["players"]:
+            for card in player["cards"]:
+                assert len(card.pop("key")) == 6
     assert second == first
 
 

@@ -26,9 +26,7 @@ def checked_event(played_event, arbiter):
         checkin_closes_at=timezone.now() + timedelta(hours=1))
     event = Event.objects.get(pk=played_event.pk)
     players = list(event.players.order_by("seed"))
-    player_codes.live_card(players[0])
-    player_codes.issue_card(players[0])  # the first card revoked
-    player_codes.live_card(players[1])
+    player_codes.issue_card(players[0])  # the first card (given when entered) revoked
     CheckIn.objects.create(player=players[0], round_number=1, via="kiosk", user=arbiter)
     CheckIn.objects.create(player=players[1], round_number=2, via="card")
     board = event.rounds.get(number=3).boards.filter(second__isnull=False).first()

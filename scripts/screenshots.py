@@ -8,6 +8,8 @@ drives Debian's Chromium through Playwright, and writes PNGs to ``docs/images/``
   event through its first round with the real buttons (create, import, pair, publish, print,
   clocks, results, a forfeit, a conflict, an absence, a withdrawal, a late entry), then the
   demo event's automatic backups;
+- ``guide-checkin-*.png``: the guide's check-in section, on a new event with check-in before
+  round 1 (``python scripts/screenshots.py checkin`` takes these alone);
 - ``page-phone-online-game.png``: an online game on a phone, from a new two-player event run
   online through the arbiter's pages and played a few moves through the players' pages
   (``python scripts/screenshots.py online`` takes this one alone).
@@ -40,6 +42,7 @@ OUT = ROOT / "docs" / "images"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 DESK = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
 #: The guide's event: twelve players, so the format that follows the field is a Swiss.
 GUIDE_EVENT = "Spring Open"
 GUIDE_CSV = """name,club,country,rating
@@ -263,6 +266,80 @@ def guide_pages(browser: Browser, base: str, password: str) -> None:
     shot(desk, "guide-export")
 
 
+def card_links(page: Page, pdf_url: str) -> list[str]:
+    """The personal pages the player cards' QR codes open, read from the printed PDF as a
+    phone reads them (pdftoppm and zbarimg, Debian's poppler-utils and zbar-tools)."""
+    pdf = page.request.get(pdf_url).body()
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "cards.pdf"
+        source.write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-r", "150", "-png", str(source), str(Path(tmp) / "p")],
+                       check=True)
+        found = []
+        for image in sorted(Path(tmp).glob("p*.png")):
+            read = subprocess.run(["zbarimg", "--raw", "-q", str(image)], capture_output=True,
+                                  text=True, check=False)
+            found += read.stdout.split()
+    return found
+
+
+def checkin_pages(browser: Browser, base: str, password: str) -> None:
+    """The guide's check-in section: a new event with check-in before round 1, the cards,
+    the players page's ticks, the kiosk at the door, a player's phone, the dashboard."""
+    desk = browser.new_page(viewport=DESK)
+    desk.on("dialog", lambda dialog: dialog.accept())
+    login(desk, base, password)
+    desk.goto(base + "/events/new/")
+    desk.fill("#id_name", "Door Open")
+    desk.select_option("#id_checkin", "once")
+    submit(desk, "form.card button[type=submit]")
+    slug = desk.url.split("/e/")[1].split("/")[0]
+    arbiter = f"{base}/e/{slug}/arbiter"
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_file = Path(tmp) / "players.csv"
+        csv_file.write_text(GUIDE_CSV, encoding="utf-8")
+        desk.set_input_files("input[name=csv_file]", str(csv_file))
+        submit(desk, "form[action$='/players/import/'] button[type=submit]")
+    # the cards' QR codes, as the players' phones read them: five check in on their phones
+    # (their host is this machine's address on the hall's network: the script stays local)
+    links = [urlsplit(link).path for link in card_links(desk, f"{arbiter}/print/cards.pdf")]
+    phone = browser.new_page(viewport=PHONE, is_mobile=True)
+    for link in links[:5]:
+        phone.goto(base + link)
+        submit(phone, "button.big-action")
+    shot(phone, "guide-checkin-phone", full_page=False)
+    # the arbiter ticks two on the players page
+    desk.goto(arbiter + "/players/")
+    for _ in range(2):  # in place: the page's script posts and turns the button
+        row = desk.locator("tbody tr:not(.checked-in)").first
+        name = row.locator("td.name-col").inner_text()
+        row.locator("button.checkin-tick").click()
+        desk.wait_for_selector(f"tr.checked-in:has-text('{name}')")
+    shot(desk, "guide-checkin-ticks")
+    # the kiosk: unlocked on the tablet, a late arrival types her name without its accents
+    tablet = browser.new_context(viewport={"width": 800, "height": 1000})
+    door = tablet.new_page()
+    login(door, base, password)
+    door.goto(arbiter + "/")
+    submit(door, "form[action$='/kiosk/unlock/'] button")
+    door.context.clear_cookies(name="sessionid")
+    door.goto(f"{base}/e/{slug}/kiosk/")
+    door.fill("#kiosk-q", "gabor")
+    with door.expect_navigation():
+        door.keyboard.press("Enter")
+    shot(door, "guide-checkin-kiosk", full_page=False)
+    submit(door, "button:has-text('Gábor Kiss')")
+    submit(door, "button:has-text('Yes, check me in')")
+    tablet.close()
+    # the dashboard: who is missing, and marking them absent
+    desk.goto(arbiter + "/")
+    desk.locator("#checkin").scroll_into_view_if_needed()
+    desk.locator("#checkin").screenshot(path=str(OUT / "guide-checkin-dashboard.png"))
+    print("docs/images/guide-checkin-dashboard.png")
+    submit(desk, "form[action$='/checkin-absent/'] button")
+    shot(desk, "guide-checkin-absent", full_page=False)
+
+
 def online_page(browser: Browser, base: str, password: str, moves: int = 16) -> None:
     """A two-player event run online through the arbiter's pages, a few moves played through
     the two players' pages (typed, the bot's choice from the page's own view), then seat A's
@@ -321,14 +398,17 @@ def online_page(browser: Browser, base: str, password: str, moves: int = 16) -> 
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    only_online = sys.argv[1:] == ["online"]
+    only = sys.argv[1:]
     with demo_server() as (base, password), sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        if not only_online:
+        if not only:
             readme_pages(browser, base, password)
             korean_page(browser, base)
             guide_pages(browser, base, password)
-        online_page(browser, base, password)
+        if not only or "checkin" in only:
+            checkin_pages(browser, base, password)
+        if not only or "online" in only:
+            online_page(browser, base, password)
         browser.close()
     print(f"screenshots written to {OUT}")
 

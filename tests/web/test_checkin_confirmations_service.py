@@ -240,3 +240,12 @@ def test_round_states_in_a_batch_without_n_plus_one(board, arbiter, django_asser
         assert conf.board_state(b) == keys[b.pk]
     summary = conf.round_summary(states)
     assert (summary.games, summary.confirmed, summary.conflicts) == (6, 1, 1)
+
+
+def test_pairing_again_asks_before_removing_a_confirmation(board):
+    _confirm(board, "first", A, B)
+    with pytest.raises(services.NeedsConfirmation) as asked:
+        services.repair_round(board.round, reason="wrong player list")
+    assert any(a.kind == "confirmation" for a in asked.value.attachments)
+    services.repair_round(board.round, reason="wrong player list", confirm=True)
+    assert not Confirmation.objects.exists()

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament.boards import links
+from tournament.boards.board_attachments import Attachment
 from tournament.boards.tokens import TokenRefused, check_round_open
 from tournament.models import Board, Confirmation, Event, Player, Result, Round
 from tournament.outcome import ResultError, derive_outcome
@@ -300,3 +301,13 @@ def round_summary(states: dict[int, BoardState]) -> RoundSummary:
     keys = [s.key for s in states.values() if s.key != BYE]
     return RoundSummary(len(keys), keys.count(CONFIRMED), keys.count(CONFLICT),
                         keys.count(ONE_CONFIRMED))
+
+
+def confirmations_on_boards(board_ids: list[int]) -> list[Attachment]:
+    """The players' confirmations on these boards, for ``board_attachments``: pairing a round
+    again or editing a pairing asks the arbiter before removing them, and the event's history
+    keeps what each player had confirmed."""
+    return [Attachment(c.board_id, "confirmation", _("a player's result confirmation"), {
+        "seat": c.seat, "first_scores": c.first_scores, "second_scores": c.second_scores,
+        "at": c.at.isoformat(), "via": c.via,
+    }) for c in Confirmation.objects.filter(board_id__in=board_ids)]

@@ -45,6 +45,7 @@ class EventForm(forms.ModelForm):
             "late_entry_vp",
             "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
             "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",
+            "player_results",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),

@@ -236,3 +236,17 @@ def test_posts_need_the_csrf_token(board):
     url = reverse("card_confirm", args=[code_for(live_card(board.first))])
     assert client.post(url, _form(board, A, B)).status_code == 403
     assert not Confirmation.objects.exists()
+
+
+def test_the_arbiter_sets_the_option_in_the_event_settings(client, event, arbiter):
+    client.force_login(arbiter)
+    url = reverse("arbiter_settings", args=[event.slug])
+    form = client.get(url).context["form"]
+    assert "player_results" in form.fields
+    data = {name: value for name, value in form.initial.items()
+            if name in form.fields and value is not None}
+    data.update(player_results="never", name=event.name)
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    event.refresh_from_db()
+    assert event.player_results == "never"

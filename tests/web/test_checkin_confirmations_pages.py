@@ -201,7 +201,9 @@ def test_disagreement_shows_on_the_panel_the_round_page_and_the_board_page(
     text = page.content.decode()
     assert "What the players confirmed" in text
     assert board.first.name in text and board.second.name in text
-    assert text.count("confirmed by both players") >= 2  # the source of both conflicts
+    assert text.count("one player&#x27;s confirmation") == 2  # the source of both conflicts
+    page = client.get(reverse("arbiter_dashboard", args=[board.round.event.slug]))
+    assert f"one player&#x27;s confirmation: {board.first.name}" in page.content.decode()
 
 
 def test_the_round_page_names_each_state(client, board, arbiter):

@@ -54,6 +54,7 @@ class EventForm(forms.ModelForm):
 
     def __init__(self, *args, settled=False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["player_results"].required = False
         if self.instance.pk and self.instance.tiebreaks:
             self.fields["tiebreak_order"].initial = ", ".join(self.instance.tiebreaks)
         for name in ("bye_vp", "absence_vp", "late_entry_vp"):
@@ -82,6 +83,11 @@ class EventForm(forms.ModelForm):
 
     def clean_time_control(self):
         return self.cleaned_data["time_control"].strip()
+
+    def clean_player_results(self):
+        """Left out of a post (a form of before the option, a script): the setting stays."""
+        return (self.cleaned_data.get("player_results") or self.instance.player_results
+                or Event.PlayerResults.WITH_CHECKIN)
 
     def clean_tiebreak_order(self):
         names = [n.strip() for n in self.cleaned_data.get("tiebreak_order", "").split(",")]

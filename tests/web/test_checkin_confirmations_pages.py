@@ -252,3 +252,17 @@ def test_the_arbiter_sets_the_option_in_the_event_settings(client, event, arbite
     assert response.status_code == 302, response.content.decode()[:2000]
     event.refresh_from_db()
     assert event.player_results == "never"
+
+
+def test_the_panel_after_the_arbiter_typed_the_slip(client, board, arbiter):
+    services.enter_slip(board, user=arbiter, first_scores=A, second_scores=B)
+    client.force_login(_login(board.first, "first1"))
+    page = client.get(_url(board)).content.decode()
+    assert "Entered by the arbiter." in page and 'value="8"' in page  # the slip, pre-filled
+    response = client.post(_url(board), _form(board, A, C))
+    assert response.status_code == 302
+    client.force_login(_login(board.second, "second1"))
+    client.post(_url(board), _form(board, A, C))
+    assert services.current_result(board).source == "slip"
+    page = client.get(_url(board)).content.decode()
+    assert "confirmed the same scores, but they differ from the result already stored" in page

@@ -84,10 +84,19 @@ def confirm_panel(player: Player, via: str, action_url: str, *, board: Board | N
     if detail.key == service.CONFIRMED:
         panel.update(text=_("Confirmed by both: stored."), can_submit=False)
     elif detail.key == service.CONFLICT:
-        panel["text"] = (_("You and %(name)s disagree: the arbiter decides.") % {"name": name}
-                         if mine and theirs else
-                         _("Your scores differ from the result already stored: the arbiter "
-                           "decides."))
+        if mine and theirs and (mine.first_scores, mine.second_scores) == (
+                theirs.first_scores, theirs.second_scores):
+            panel["text"] = _("You and %(name)s confirmed the same scores, but they differ "
+                              "from the result already stored: the arbiter decides.") % {
+                "name": name}
+        elif mine and theirs:
+            panel["text"] = _("You and %(name)s disagree: the arbiter decides.") % {
+                "name": name}
+        elif mine:
+            panel["text"] = _("Your scores differ from the result already stored: the "
+                              "arbiter decides.")
+        else:
+            panel["text"] = _("The arbiter is settling a dispute about this result.")
         panel["note"] = _("You can still change your scores until the arbiter decides.")
     elif detail.key == service.ARBITER:
         panel["text"] = _("Entered by the arbiter.")

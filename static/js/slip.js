@@ -28,9 +28,11 @@
       var complete = a.indexOf(null) < 0 && b.indexOf(null) < 0;
       var la = a.slice().sort(function (x, y) { return x - y; });
       var lb = b.slice().sort(function (x, y) { return x - y; });
+      var summary = form.querySelector("[data-slip-summary]");
       if (!complete) {
         rows.first.querySelector(".lowest").textContent = ""; rows.second.querySelector(".lowest").textContent = "";
         rows.first.querySelector(".vp").textContent = ""; rows.second.querySelector(".vp").textContent = "";
+        if (summary) summary.textContent = "";
         return;
       }
       var diff = la[0] - lb[0];
@@ -39,6 +41,15 @@
       var c = compare(la, lb);
       rows.first.querySelector(".vp").textContent = c > 0 ? "1" : c < 0 ? "0" : "½";
       rows.second.querySelector(".vp").textContent = c > 0 ? "0" : c < 0 ? "1" : "½";
+      // the same below the table, where a phone shows it without swiping the table sideways
+      if (summary) {
+        summary.textContent = rows.first.querySelector(".name-col").textContent + " " +
+          rows.first.querySelector(".vp").textContent + " – " +
+          rows.second.querySelector(".vp").textContent + " " +
+          rows.second.querySelector(".name-col").textContent + " · " +
+          rows.first.querySelector(".lowest").textContent + " – " +
+          rows.second.querySelector(".lowest").textContent;
+      }
     }
     form.addEventListener("input", update);
     update();

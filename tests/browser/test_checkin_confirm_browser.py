@@ -71,6 +71,8 @@ def test_a_player_confirms_and_the_other_accepts(server, browser, arbiter):  # n
     assert page.inner_text('tr[data-seat="first"] .vp') == "1"
     assert page.inner_text('tr[data-seat="second"] .vp') == "0"
     assert page.inner_text('tr[data-seat="first"] .lowest').startswith("9")
+    # also below the table, in view on a phone without swiping the table sideways
+    assert page.inner_text(".confirm-panel .slip-summary").startswith("Ada 1 – 0 Ben")
     assert _axe(page) == []
     # the table fits the phone: the page itself does not scroll sideways
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -266,3 +266,24 @@ def test_the_panel_after_the_arbiter_typed_the_slip(client, board, arbiter):
     assert services.current_result(board).source == "slip"
     page = client.get(_url(board)).content.decode()
     assert "confirmed the same scores, but they differ from the result already stored" in page
+
+
+def test_a_round_confirmed_by_players_with_one_dispute_settled_pairs_the_next(client, board,
+                                                                             arbiter):
+    round_ = board.round
+    boards = list(round_.boards.filter(second__isnull=False).select_related("first", "second"))
+    for b in boards:
+        conf.confirm(b, b.first, A, B, "card")
+        conf.confirm(b, b.second, A, C if b.pk == board.pk else B, "login")
+    with pytest.raises(services.ServiceError):
+        services.close_round(round_)                     # the dispute is still open
+    adopted = board.results.get(status="conflict", second_scores=B)
+    client.force_login(arbiter)
+    response = client.post(reverse("arbiter_conflict", args=[round_.event.slug, adopted.pk]),
+                           {"accept": "1", "reason": "the scoresheet says 8"})
+    assert response.status_code == 302
+    assert services.current_result(board).second_scores == B
+    assert not services.open_conflicts(round_)
+    assert board.results.filter(status="dismissed", source="players").count() == 1
+    services.close_round(round_)
+    assert services.pair_next_round(round_.event).number == 2

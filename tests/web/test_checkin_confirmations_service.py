@@ -100,6 +100,10 @@ def test_disagreement_is_two_conflicts_and_accepting_one_dismisses_the_other(boa
     sibling = Result.objects.get(pk=conflicts[1].pk)
     assert sibling.status == "dismissed" and "arbiter accepted" in sibling.reason
     assert conf.board_state(board) == conf.ARBITER
+    with pytest.raises(ResultRefused) as refused:   # no reopening the decided dispute
+        _confirm(board, "second", A, C)
+    assert refused.value.code == "decided"
+    assert not services.open_conflicts(board.round)
 
 
 def test_after_a_disagreement_the_players_may_still_agree(board):

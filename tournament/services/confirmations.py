@@ -88,7 +88,7 @@ def _refused(code: str, message: str) -> ResultRefused:
 def check_can_confirm(board: Board, player: Player, now: datetime.datetime | None = None) -> str:
     """The player's seat at ``board`` if they may confirm its result now, else ``ResultRefused``
     with the reason (``code``: not_enabled, not_your_board, bye, round_closed, online_game,
-    record)."""
+    record, decided)."""
     now = now or timezone.now()
     event = board.round.event
     if not players_confirm_results(event):
@@ -111,6 +111,12 @@ def check_can_confirm(board: Board, player: Player, now: datetime.datetime | Non
     if accepted is not None and accepted.source == Result.Source.RECORD:
         raise _refused("record", _("This result comes from the verified game record: nothing "
                                    "to confirm."))
+    if board.results.filter(source=Result.Source.PLAYERS,
+                            status=Result.Status.ADOPTED).exists():
+        # the arbiter chose between the players' accounts: confirming again would only
+        # reopen the dispute
+        raise _refused("decided", _("The arbiter decided this result; ask the arbiter if it is "
+                                    "wrong."))
     return seat
 
 

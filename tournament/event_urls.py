@@ -6,6 +6,7 @@ from django.urls import path
 from tournament.printing import views as print_views
 from tournament.views import arbiter as views_arbiter
 from tournament.views import checkin as views_checkin
+from tournament.views import confirm as views_confirm
 from tournament.views import guide as views_guide
 from tournament.views import kiosk as views_kiosk
 from tournament.views import logins as views_logins
@@ -20,6 +21,10 @@ urlpatterns = [
     path("guide/", views_guide.guide, name="arbiter_guide"),
     path("guide/images/<str:name>", views_guide.guide_image, name="arbiter_guide_image"),
     path("my-games/", views_my_games.my_games, name="my_games"),
+    path("my-games/confirm/<int:board_id>/", views_confirm.my_games_confirm,
+         name="my_games_confirm"),
+    path("card/<str:code>/confirm/", views_player_page.card_confirm,
+         name="card_confirm"),
     path("invitations/<str:secret>/", views_logins.accept, name="login_invitation"),
     path("card/<str:code>/", views_player_page.personal_page, name="player_card"),
     path("e/<slug:slug>/", views_public.event_home, name="event_home"),

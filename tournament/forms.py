@@ -102,13 +102,16 @@ class EventForm(forms.ModelForm):
         return data
 
     def clean_checkin(self):
+        """Left out of a post (a form of before the option, a script): the setting stays."""
         return self.cleaned_data.get("checkin") or self.instance.checkin
-
-    def clean_player_results(self):
-        return self.cleaned_data.get("player_results") or self.instance.player_results
 
     def clean_time_control(self):
         return self.cleaned_data["time_control"].strip()
+
+    def clean_player_results(self):
+        """Left out of a post (a form of before the option, a script): the setting stays."""
+        return (self.cleaned_data.get("player_results") or self.instance.player_results
+                or Event.PlayerResults.WITH_CHECKIN)
 
     def clean_tiebreak_order(self):
         names = [n.strip() for n in self.cleaned_data.get("tiebreak_order", "").split(",")]

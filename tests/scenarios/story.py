@@ -89,6 +89,8 @@ class BoardRow:
     result: str
     pk: int | None
     token: str | None
+    cells: tuple[str, ...] = ()
+    """Every cell as the page shows it (the players' confirmation state among them)."""
 
     @property
     def is_bye(self) -> bool:
@@ -365,7 +367,8 @@ class Arbiter(Visitor):
                     token = m.group(1)
             bye = row.cells[0] == "–"
             rows.append(BoardRow(None if bye else int(row.cells[0]), row.cells[2],
-                                 None if bye else row.cells[5], row.cells[7], pk, token))
+                                 None if bye else row.cells[5], row.cells[7], pk, token,
+                                 tuple(row.cells)))
         return rows
 
     def board(self, number: int, board: int) -> BoardRow:
@@ -533,6 +536,14 @@ class Player(Visitor):
         """The personal page's Check in button (the card's QR code opened on the phone)."""
         return self.submit(card, {"action": "checkin"}, having="action",
                            without="first_scores_0")
+
+    @step
+    def confirms(self, card: str, first: list[int], second: list[int]) -> PageParser:
+        """The result panel of the personal page: the twelve scores as on the scoresheet (the
+        first player's six colours, then the second's), then its button."""
+        scores = {f"first_{c}": v for c, v in zip("RGBOYP", first, strict=True)}
+        scores |= {f"second_{c}": v for c, v in zip("RGBOYP", second, strict=True)}
+        return self.submit(card, scores, having="board_id")
 
     @step
     def submits_record(self, token: str, record: str) -> PageParser:

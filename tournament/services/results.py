@@ -34,6 +34,16 @@ def register_result_guard(name: str,
     _result_guards[name] = guard
 
 
+def guard_refusal(board: Board, source: str, reason: str = "") -> ResultRefused | None:
+    """What the registered guards say about a result from ``source`` on ``board`` (None: no
+    objection): asked before anything is written, e.g. before a player's confirmation."""
+    for guard in _result_guards.values():
+        refused = guard(board, source, reason)
+        if refused is not None:
+            return refused
+    return None
+
+
 def current_result(board: Board) -> Result | None:
     return board.results.filter(status=Result.Status.ACCEPTED).first()
 
@@ -70,6 +80,7 @@ def record_result(
     correction: bool = False,
     expected_version: int | None = None,
     entered_by_label: str = "",
+    hold: bool = False,
 ) -> Recorded:
     """Store a board's result as a new version.
 
@@ -79,6 +90,9 @@ def record_result(
     - different otherwise: kept as a conflict for the arbiter, the accepted one stays.
     ``expected_version`` is the accepted version the arbiter saw; if another arbiter changed the
     result meanwhile, a correction is refused with ``StaleResult`` instead of overwriting it.
+    ``hold`` keeps the new version as a conflict for the arbiter even when the board has no
+    accepted result yet (two players who confirmed different scores: neither wins by arriving
+    first).
     """
     board = Board.objects.select_for_update().select_related("round__event").get(pk=board.pk)
     event = board.round.event
@@ -88,10 +102,9 @@ def record_result(
         raise InvalidResult("kind", _("Only a bye board takes a bye result."))
     if kind == Result.Kind.DECISION and not reason.strip():
         raise InvalidResult("reason", _("An arbiter decision needs a reason."))
-    for guard in _result_guards.values():
-        refused = guard(board, source, reason)
-        if refused is not None:
-            raise refused
+    refused = guard_refusal(board, source, reason)
+    if refused is not None:
+        raise refused
     try:
         outcome = derive_outcome(
             kind, first_scores=first_scores, second_scores=second_scores,
@@ -119,7 +132,8 @@ def record_result(
         accepted.status = Result.Status.SUPERSEDED
         accepted.save(update_fields=["status"])
     status = (
-        Result.Status.ACCEPTED if accepted is None or correction else Result.Status.CONFLICT
+        Result.Status.ACCEPTED if (accepted is None and not hold) or correction
+        else Result.Status.CONFLICT
     )
     version = (board.results.aggregate(m=Max("version"))["m"] or 0) + 1
     result = checked(Result(
@@ -193,4 +207,19 @@ def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Re
     )
     if recorded.created:
         signals.result_carried_over.send(Result, result=recorded.result, source=conflict)
+    if conflict.source == Result.Source.PLAYERS:
+        _dismiss_players_siblings(conflict, recorded.result)
     return recorded.result
+
+
+def _dismiss_players_siblings(adopted: Result, accepted: Result) -> None:
+    """The other player's account of a board whose disagreement the arbiter settled by
+    accepting one of them: dismissed, saying why, so that it no longer holds up pairing the
+    next round (which refuses over open conflicts)."""
+    note = _("dismissed: the arbiter accepted the other player's scores (version %(v)d)") % {
+        "v": accepted.version}
+    for sibling in adopted.board.results.filter(status=Result.Status.CONFLICT,
+                                                source=Result.Source.PLAYERS):
+        sibling.status = Result.Status.DISMISSED
+        sibling.reason = (f"{sibling.reason} · {note}" if sibling.reason else note)[:300]
+        sibling.save(update_fields=["status", "reason"])

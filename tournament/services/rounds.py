@@ -161,9 +161,12 @@ def next_action(event: Event) -> tuple[str, str] | None:
         return ("pair", _("Pair round 1"))
     if current.status == Round.Status.DRAFTED:
         return ("publish", _("Publish round %(n)d") % {"n": current.number})
-    if missing_results(current):
+    # a board whose players disagree has no result yet, but what it needs is a decision
+    conflicts = open_conflicts(current)
+    disputed = {c.board_id for c in conflicts}
+    if any(b.pk not in disputed for b in missing_results(current)):
         return ("results", _("Enter results of round %(n)d") % {"n": current.number})
-    if open_conflicts(current):
+    if conflicts:
         return ("conflicts", _("Resolve the disputes of round %(n)d") % {"n": current.number})
     last = event.rounds_planned
     if current.status == Round.Status.PUBLISHED and current.number >= last:

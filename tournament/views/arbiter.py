@@ -26,7 +26,7 @@ from tournament.forms import (
 from tournament.inputs.request_input import column_range, date_time, whole_number
 from tournament.models import Absence, Board, Event, Player, Result, Round
 from tournament.permissions import arbiter_required
-from tournament.services import checkin, logins
+from tournament.services import checkin, confirmations, logins
 from tournament.services.names import look_alike_warnings
 from tournament.texts import event_texts
 from tournament.texts.tiebreak_texts import texts
@@ -243,11 +243,16 @@ def round_pair(request, event):
 
 def _round_page(request, event, round_, *, confirm=None, status=200):
     before = standings_bridge.vp_before(event, round_.number)
+    states = confirmations.board_states(round_)
     boards = [(board, result, before.get(board.first_id, 0),
-               before.get(board.second_id, 0) if board.second_id else None)
+               before.get(board.second_id, 0) if board.second_id else None,
+               states.get(board.pk))
               for board, result in services.boards_with_results(round_)]
+    players_confirm = confirmations.players_confirm_results(event) or any(
+        state.confirmations for state in states.values())
     return render(request, "tournament/arbiter/round.html", _ctx(
         event, round=round_, boards=boards, not_paired=services.not_paired(round_),
+        players_confirm=players_confirm, summary=confirmations.round_summary(states),
         warnings=services.pairing_warnings(round_), players=event.players.all(),
         confirm=confirm,
     ), status=status)
@@ -402,6 +407,7 @@ def board_result(request, event, board_id):
     return render(request, "tournament/arbiter/board_result.html", _ctx(
         event, board=board, form=form, accepted=accepted,
         history=[(r, origins.get(r.pk)) for r in history],
+        accounts=[(c, getattr(board, c.seat)) for c in board.confirmations.all()],
     ), status=status)
 
 

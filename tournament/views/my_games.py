@@ -20,13 +20,16 @@ from dataclasses import dataclass, replace
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from tournament.boards import links, player_codes
 from tournament.boards.tokens import TokenRefused, check_round_open
-from tournament.models import Board, Player, PlayerCard, PlayerLogin, Round
+from tournament.models import Board, Confirmation, Player, PlayerCard, PlayerLogin, Round
 from tournament.permissions import published_rounds
+from tournament.services.confirmations import players_confirm_results
+from tournament.views.confirm import confirm_panel
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class Seat:
     an online game, whose seat link is the way to play)."""
     personal: links.Link | None = None
     """The player's own seat's link of an online game (``links.personal_links``)."""
+    panel: dict | None = None
+    """The result confirmation panel (``tournament.views.confirm.confirm_panel``) where the
+    event's players confirm their results and the board has a game to confirm."""
 
     @property
     def game(self) -> tuple[int, int] | None:
@@ -71,6 +77,18 @@ def current_seat(player: Player, now: datetime.datetime) -> Seat:
     return Seat(player, round_, board, board_page)
 
 
+def _panel(seat: Seat) -> dict | None:
+    """The confirmation panel of a seat's current game (none for an online game, a bye, or an
+    event whose arbiter enters every result)."""
+    if seat.game is None or seat.personal is not None \
+            or not players_confirm_results(seat.player.event):
+        return None
+    board = seat.board
+    return confirm_panel(seat.player, Confirmation.Via.LOGIN,
+                         reverse("my_games_confirm", args=[board.pk]), board=board,
+                         next_url=reverse("my_games"))
+
+
 @never_cache
 @login_required
 def my_games(request):
@@ -89,6 +107,7 @@ def my_games(request):
     # it): the same page the card's QR code opens, for check-in and confirming results.
     cards = {card.player_id: player_codes.code_for(card) for card in PlayerCard.objects.filter(
         player__in=[seat.player for seat in seats], revoked_at__isnull=True)}
+    seats = [replace(seat, panel=_panel(seat)) for seat in seats]
     return render(request, "tournament/my_games.html", {
         "seats": [(seat, cards.get(seat.player.pk)) for seat in seats],
         "withdrawn": [login for login in held if login.withdrawn_at is not None],

@@ -17,16 +17,25 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from tournament.boards import player_codes
-from tournament.models import Absence, CheckIn
+from tournament.models import Absence, CheckIn, Confirmation
 from tournament.services import checkin
+from tournament.services.confirmations import players_confirm_results
 from tournament.services.errors import ServiceError
 from tournament.site import throttle
+from tournament.views.confirm import (
+    confirm_panel,
+    confirmation_page,
+    post_confirmation,
+    posted_board,
+    safe_next,
+)
 from tournament.views.my_games import current_seat
 
 
@@ -44,15 +53,23 @@ def refused(request, message: str, status: int):
     }, status=status))
 
 
-@csrf_exempt
-def personal_page(request, code: str):
+def _card_holder(request, code: str):
+    """The card's player, or the refusal to answer with (a wrong code counts against the
+    address's limit)."""
     if throttle.codes_blocked(request):
-        return _private(throttle.too_many(request))
+        return None, _private(throttle.too_many(request))
     try:
-        player = player_codes.player_for_code(code)
+        return player_codes.player_for_code(code), None
     except player_codes.CodeRefused as exc:
         throttle.code_failed(request)
-        return refused(request, str(exc), exc.status)
+        return None, refused(request, str(exc), exc.status)
+
+
+@csrf_exempt
+def personal_page(request, code: str):
+    player, refusal = _card_holder(request, code)
+    if refusal is not None:
+        return refusal
     event = player.event
     if request.method == "POST":
         if request.POST.get("action") == "checkin":
@@ -75,10 +92,35 @@ def personal_page(request, code: str):
     seat = current_seat(player, timezone.now())
     absent_now = (seat.round is not None and seat.board is None and Absence.objects.filter(
         player=player, round_number=seat.round.number).exists())
+    panel = (confirm_panel(player, Confirmation.Via.CARD, reverse("card_confirm", args=[code]),
+                           board=seat.board, next_url=request.path)
+             if seat.board is not None and not seat.board.is_bye
+             and players_confirm_results(event) else None)
     return _private(render(request, "tournament/checkin/personal.html", {
         "event": event, "player": player, "seat": seat, "absent_now": absent_now,
         "checkin_round": number, "checkin_closed": state, "absence": absence,
         "checked_in": checkin.checked_in(player) if number else None,
         "withdrawn": player.withdrawn_after_round is not None,
-        "code": player_codes.normalise(code),
+        "code": player_codes.normalise(code), "panel": panel,
     }))
+
+
+@csrf_exempt
+def card_confirm(request, code: str):
+    """The personal page's result panel alone (GET) and its post (POST), by the card's code;
+    private and without a CSRF token for the personal page's reasons (module docstring)."""
+    player, refusal = _card_holder(request, code)
+    if refusal is not None:
+        return refusal
+    action = reverse("card_confirm", args=[code])
+    if request.method == "POST":
+        board = posted_board(request, player)
+        failed = post_confirmation(request, player, board, Confirmation.Via.CARD)
+        if failed is None:
+            return _private(redirect(safe_next(request, action)))
+        error, status = failed
+        return _private(confirmation_page(request, confirm_panel(
+            player, Confirmation.Via.CARD, action, board=board, data=request.POST,
+            error=error, next_url=request.POST.get("next", "")), status))
+    return _private(confirmation_page(request, confirm_panel(player, Confirmation.Via.CARD,
+                                                             action)))

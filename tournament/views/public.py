@@ -189,6 +189,15 @@ def pairings_by_name(request, slug):
     return _pairings_page(request, slug, by_name=True)
 
 
+def _kind_text(result) -> str:
+    """The result's kind, and "confirmed by both players" where the players stored it."""
+    if result is None:
+        return ""
+    if result.source == Result.Source.PLAYERS:
+        return f"{result.get_kind_display()} · {result.get_source_display()}"
+    return result.get_kind_display()
+
+
 def results(request, slug):
     event = _event(request, slug)
     round_ = _chosen_round(request, _visible_rounds(request, event))
@@ -203,7 +212,7 @@ def results(request, slug):
                 "second": board.second.name if board.second else _("bye"),
                 "result": _result_text(board, result),
                 "lowest": lowest_text(result.first_scores, result.second_scores) if result else "",
-                "kind": result.get_kind_display() if result else "",
+                "kind": _kind_text(result),
                 "game": origins[result.pk].url if result and result.pk in origins else "",
             })
     table = ResultsTable(rows)

@@ -77,6 +77,16 @@ def test_rate_limit_after_ten_wrong_codes(client, code):
     assert other_address.status_code == 200
 
 
+def test_result_posts_count_against_the_limit(client, code):
+    """The personal page's result panel posts by the code too: guessing there is no way round
+    the limit, and a refused guess stores nothing."""
+    url = reverse("card_confirm", args=["0" * 16])
+    for _ in range(10):
+        assert client.post(url, {"board_id": "1"}).status_code == 404
+    assert client.post(reverse("card_confirm", args=[code]), {"board_id": "1"}).status_code == 429
+    assert client.get(reverse("player_card", args=[code])).status_code == 429
+
+
 def test_kiosk_codes_count_against_the_limit(kiosk, on, code):
     url = reverse("event_kiosk", args=[on.slug])
     for _ in range(10):

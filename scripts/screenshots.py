@@ -172,24 +172,37 @@ def fill_slip(page: Page, scores: list[int], where: str = "#slip") -> None:
         field.fill(str(value))
 
 
+def new_event(desk: Page, base: str, name: str, *, shot_form: str = "", venue: str = "",
+              **choices: str) -> str:
+    """A new event through its form (``choices``: select fields), its players imported from
+    the guide's CSV; answers its short name."""
+    desk.goto(base + "/events/new/")
+    desk.fill("#id_name", name)
+    if venue:
+        desk.fill("#id_venue", venue)
+    for field, value in choices.items():
+        desk.select_option(f"#id_{field}", value)
+    if shot_form:
+        shot(desk, shot_form, full_page=False)
+    submit(desk, "form.card button[type=submit]")
+    slug = desk.url.split("/e/")[1].split("/")[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_file = Path(tmp) / "players.csv"
+        csv_file.write_text(GUIDE_CSV, encoding="utf-8")
+        desk.set_input_files("input[name=csv_file]", str(csv_file))
+        submit(desk, "form[action$='/players/import/'] button[type=submit]")
+    return slug
+
+
 def guide_pages(browser: Browser, base: str, password: str) -> None:
     """The guide's steps, in its order, on a new event made through the pages."""
     desk = browser.new_page(viewport=DESK)
     desk.on("dialog", lambda dialog: dialog.accept())  # "Start all clocks?" and the like
     login(desk, base, password)
     # 1. Create the event; 2. import the players.
-    desk.goto(base + "/events/new/")
-    desk.fill("#id_name", GUIDE_EVENT)
-    desk.fill("#id_venue", "Mind Sports Hall")
-    shot(desk, "guide-new-event", full_page=False)
-    submit(desk, "form.card button[type=submit]")
-    slug = desk.url.split("/e/")[1].split("/")[0]
+    slug = new_event(desk, base, GUIDE_EVENT, shot_form="guide-new-event",
+                     venue="Mind Sports Hall")
     arbiter = f"{base}/e/{slug}/arbiter"
-    with tempfile.TemporaryDirectory() as tmp:
-        csv_file = Path(tmp) / "players.csv"
-        csv_file.write_text(GUIDE_CSV, encoding="utf-8")
-        desk.set_input_files("input[name=csv_file]", str(csv_file))
-        submit(desk, "form[action$='/players/import/'] button[type=submit]")
     shot(desk, "guide-players")
     # 3. Pair and publish round 1.
     desk.goto(arbiter + "/")
@@ -289,17 +302,8 @@ def checkin_pages(browser: Browser, base: str, password: str) -> None:
     desk = browser.new_page(viewport=DESK)
     desk.on("dialog", lambda dialog: dialog.accept())
     login(desk, base, password)
-    desk.goto(base + "/events/new/")
-    desk.fill("#id_name", "Door Open")
-    desk.select_option("#id_checkin", "once")
-    submit(desk, "form.card button[type=submit]")
-    slug = desk.url.split("/e/")[1].split("/")[0]
+    slug = new_event(desk, base, "Door Open", checkin="once")
     arbiter = f"{base}/e/{slug}/arbiter"
-    with tempfile.TemporaryDirectory() as tmp:
-        csv_file = Path(tmp) / "players.csv"
-        csv_file.write_text(GUIDE_CSV, encoding="utf-8")
-        desk.set_input_files("input[name=csv_file]", str(csv_file))
-        submit(desk, "form[action$='/players/import/'] button[type=submit]")
     # the cards' QR codes, as the players' phones read them: five check in on their phones
     # (their host is this machine's address on the hall's network: the script stays local)
     links = [urlsplit(link).path for link in card_links(desk, f"{arbiter}/print/cards.pdf")]

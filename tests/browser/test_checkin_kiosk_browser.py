@@ -47,19 +47,25 @@ def _fits(page) -> None:
     assert found["page"] <= found["viewport"] + 1, found
 
 
-def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
-    context = browser.new_context(viewport=PHONE)
+def unlocked_kiosk(browser, server, arbiter, slug: str, viewport: dict):  # noqa: F811
+    """A device at the door: the arbiter logs in on it, presses "Unlock the kiosk on this
+    device" on the dashboard and leaves (the session goes, the device stays a kiosk)."""
+    context = browser.new_context(viewport=viewport)
     context.add_cookies([session_cookie(arbiter, server)])
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
-    page.goto(f"{server.url}/e/{event.slug}/arbiter/")
+    page.goto(f"{server.url}/e/{slug}/arbiter/")
     page.get_by_role("button", name="Unlock the kiosk on this device").click()
-    page.wait_for_url(f"**/e/{event.slug}/kiosk/")
-    # the arbiter leaves; the device stays a kiosk
+    page.wait_for_url(f"**/e/{slug}/kiosk/")
     kept = [c for c in context.cookies() if c["name"] != "sessionid"]
     context.clear_cookies()
     context.add_cookies(kept)
-    page.goto(f"{server.url}/e/{event.slug}/kiosk/")
+    page.goto(f"{server.url}/e/{slug}/kiosk/")
+    return page
+
+
+def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
+    page = unlocked_kiosk(browser, server, arbiter, event.slug, PHONE)
     problems = _axe(page)
     _fits(page)
     page.get_by_label("Your name, or scan your player card").fill("adela")
@@ -83,7 +89,7 @@ def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
     assert code not in page.content()
     assert sorted(CheckIn.objects.values_list("player__name", "via")) == [
         ("Adélaïde Roux", "kiosk"), ("Ben Okafor", "kiosk")]
-    context.close()
+    page.context.close()
     assert not problems, problems
 
 

@@ -298,12 +298,15 @@ class Arbiter(Visitor):
         except Refused:
             if not confirm:
                 raise
-            form = self.find_form(self.pending, target, action=target, having="confirm")
-            response = self.client.post(target, form.data(), follow=True)
-            if response.status_code >= 400 or not response.redirect_chain:
-                raise Refused(f"POST {target} with confirmation: {response.status_code}"
-                              ) from None
-            self.landed = response.redirect_chain[-1][0]
+            self._confirms(target)
+
+    def _confirms(self, target: str) -> None:
+        """Answer "yes" on the confirmation form a refused post to ``target`` showed."""
+        form = self.find_form(self.pending, target, action=target, having="confirm")
+        response = self.client.post(target, form.data(), follow=True)
+        if response.status_code >= 400 or not response.redirect_chain:
+            raise Refused(f"POST {target} with confirmation: {response.status_code}")
+        self.landed = response.redirect_chain[-1][0]
 
     @step
     def publishes_round(self, number: int) -> None:
@@ -510,12 +513,7 @@ class Arbiter(Visitor):
         try:
             self.submit(self.url("arbiter_dashboard"), action=target)
         except Refused:
-            form = self.find_form(self.pending, target, action=target, having="confirm")
-            response = self.client.post(target, form.data(), follow=True)
-            if response.status_code >= 400 or not response.redirect_chain:
-                raise Refused(f"POST {target} with confirmation: {response.status_code}"
-                              ) from None
-            self.landed = response.redirect_chain[-1][0]
+            self._confirms(target)
         else:
             raise AssertionError("marking players absent did not ask first")
 

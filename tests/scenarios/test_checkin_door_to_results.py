@@ -18,11 +18,11 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from tests.browser.test_checkin_kiosk_browser import unlocked_kiosk
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     browser,
     server,
-    session_cookie,
 )
 from tests.scenarios.story import random_scores
 from tournament.models import Absence, CheckIn, HistoryEntry, Result
@@ -40,24 +40,14 @@ PHONE = {"width": 390, "height": 844}
 
 def kiosk_check_in(browser, server, arbiter_user, slug: str, typed: str, name: str) -> None:  # noqa: F811
     """The door's tablet: the arbiter unlocks it and logs out; the player types, picks, confirms."""
-    context = browser.new_context(viewport={"width": 800, "height": 1100})
-    context.add_cookies([session_cookie(arbiter_user, server)])
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(f"{server.url}/e/{slug}/arbiter/")
-    page.get_by_role("button", name="Unlock the kiosk on this device").click()
-    page.wait_for_url(f"**/e/{slug}/kiosk/")
-    kept = [c for c in context.cookies() if c["name"] != "sessionid"]
-    context.clear_cookies()
-    context.add_cookies(kept)
-    page.goto(f"{server.url}/e/{slug}/kiosk/")
+    page = unlocked_kiosk(browser, server, arbiter_user, slug, {"width": 800, "height": 1100})
     page.get_by_label("Your name, or scan your player card").fill(typed)
     page.keyboard.press("Enter")
     page.get_by_role("button", name=name).click()
     page.get_by_role("button", name="Yes, check me in").click()
     assert f"Checked in: {name}" in page.locator(".kiosk-done").inner_text()
     assert "/card/" not in page.content()  # a kiosk never shows a personal link
-    context.close()
+    page.context.close()
 
 
 def test_checkin_at_the_door_and_results_the_players_confirm(story, arbiter_user, server,  # noqa: F811

@@ -18,8 +18,8 @@ ODD = ["x" * 100_000, "\x00" * 16, "ABCD\x00EFGH1234JKMN", "Ада Лавлей�
 
 @pytest.fixture
 def on(event):
-    Event.objects.filter(pk=event.pk).update(checkin=Event.CheckIn.ONCE)
-    event.refresh_from_db()
+    event.checkin = Event.CheckIn.ONCE  # check-in before round 1
+    event.save(update_fields=["checkin"])
     return event
 
 

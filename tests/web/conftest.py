@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from games import simulation
 from tests.accounts import make_organiser
 from tournament import services
+from tournament.models import Event
 
 
 @pytest.fixture
@@ -44,4 +45,22 @@ def played_event(arbiter):
     simulation.run(event, rng, rounds=2)
     round_ = services.pair_next_round(event)
     services.publish_round(round_)
+    return event
+
+
+@pytest.fixture
+def board_players_confirm(event):
+    """A published board of round 1 in an event whose players confirm their results."""
+    event.player_results = Event.PlayerResults.ALWAYS
+    event.save()
+    round_ = services.pair_next_round(event)
+    services.publish_round(round_)
+    return round_.boards.filter(second__isnull=False).select_related("first", "second").first()
+
+
+@pytest.fixture
+def on(event):
+    """The event with check-in before round 1."""
+    Event.objects.filter(pk=event.pk).update(checkin=Event.CheckIn.ONCE)
+    event.refresh_from_db()
     return event

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.web.test_checkin_confirmations_service import A, B, C
 from tournament import services
 from tournament.boards.player_codes import code_for, live_card
 from tournament.models import Confirmation, Event, PlayerLogin, Result
@@ -14,18 +15,8 @@ from tournament.services import confirmations as conf
 
 pytestmark = pytest.mark.django_db
 
-A = {"R": 9, "G": 12, "B": 10, "O": 11, "Y": 13, "P": 14}
-B = {"R": 8, "G": 18, "B": 18, "O": 18, "Y": 18, "P": 18}
-C = {"R": 7, "G": 18, "B": 18, "O": 18, "Y": 18, "P": 18}
 
 
-@pytest.fixture
-def board(event):
-    event.player_results = Event.PlayerResults.ALWAYS
-    event.save()
-    round_ = services.pair_next_round(event)
-    services.publish_round(round_)
-    return round_.boards.filter(second__isnull=False).select_related("first", "second").first()
 
 
 def _login(player, username):
@@ -33,6 +24,11 @@ def _login(player, username):
     PlayerLogin.objects.create(player=player, event=player.event, user=user,
                                attached_at=timezone.now())
     return user
+
+
+@pytest.fixture
+def board(board_players_confirm):
+    return board_players_confirm
 
 
 def _form(board, first, second, **extra):

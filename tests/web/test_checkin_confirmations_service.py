@@ -19,12 +19,8 @@ C = {"R": 7, "G": 18, "B": 18, "O": 18, "Y": 18, "P": 18}   # lowest 7
 
 
 @pytest.fixture
-def board(event):
-    event.player_results = Event.PlayerResults.ALWAYS
-    event.save()
-    round_ = services.pair_next_round(event)
-    services.publish_round(round_)
-    return round_.boards.filter(second__isnull=False).select_related("first", "second").first()
+def board(board_players_confirm):
+    return board_players_confirm
 
 
 def _confirm(board, seat, first, second, via="card"):

@@ -15,13 +15,6 @@ from tournament.views.kiosk import COOKIE
 
 
 @pytest.fixture
-def on(event):
-    Event.objects.filter(pk=event.pk).update(checkin=Event.CheckIn.ONCE)
-    event.refresh_from_db()
-    return event
-
-
-@pytest.fixture
 def other_arbiter_client(client, db):
     user = get_user_model().objects.create_user("other-arb", password="pw-other-arb-1")
     services.create_event(name="Other Open", arbiter=user)

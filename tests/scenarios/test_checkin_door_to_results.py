@@ -50,6 +50,7 @@ def kiosk_check_in(browser, server, arbiter_user, slug: str, typed: str, name: s
     page.context.close()
 
 
+@pytest.mark.long_story  # on PostgreSQL the check-in and confirmation tests take these paths
 def test_checkin_at_the_door_and_results_the_players_confirm(story, arbiter_user, server,  # noqa: F811
                                                              browser, tmp_path):  # noqa: F811
     rng = random.Random(24)

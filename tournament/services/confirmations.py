@@ -141,7 +141,7 @@ def confirm(board: Board, player: Player, first_scores, second_scores, via: str,
     arbiter corrects it).
     """
     now = now or timezone.now()
-    board = (Board.objects.select_for_update()
+    board = (Board.objects.select_for_update(of=("self",))
              .select_related("round__event", "first", "second").get(pk=board.pk))
     seat = check_can_confirm(board, player, now)
     if via not in Confirmation.Via.values:

@@ -23,13 +23,15 @@ import os
 import random
 import statistics
 import time
+from pathlib import Path
 from urllib.parse import urlparse
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from clocks import rows, services
+from clocks import benchprofile, rows, services
 from clocks.benchsupport import (
+    SERVERS,
     bench_servers,
     bench_urls,
     cpu_text,
@@ -59,12 +61,17 @@ class Load:
     """All client sockets in one event loop; latencies measured against one monotonic clock."""
 
     def __init__(self, urls: list[str], boards: list[tuple[int, str]], round_id: int,
-                 spectators: int, halls: int, cookie: str, gaps: tuple[float, float]) -> None:
+                 spectators: int, halls: int, cookie: str, gaps: tuple[float, float],
+                 heartbeat: bool = True) -> None:
         self.urls, self.boards, self.round_id = urls, boards, round_id
+        self.heartbeat = heartbeat
+        self.last_message: dict[int, float] = {}  # player socket id -> last message received
+        self.pings = 0
         self.spectators, self.halls, self.cookie, self.gaps = spectators, halls, cookie, gaps
         self.sent: dict[tuple[int, int], float] = {}  # (board, press number) -> send time
         self.expected: dict[int, int] = {}  # board -> sockets that must see its presses
         self.latencies: list[float] = []
+        self.timeline: list[tuple[float, float]] = []  # (press sent, latency) per delivery
         self.received: set[tuple[int, int, int]] = set()  # (socket id, board, press number)
         self.hall_staleness: list[float] = []
         self.latest: dict[int, dict] = {}
@@ -91,11 +98,15 @@ class Load:
         key = (sock_id, board, number)
         if (board, number) in self.sent and key not in self.received:
             self.received.add(key)
-            self.latencies.append((time.perf_counter() - self.sent[(board, number)]) * 1000)
+            sent = self.sent[(board, number)]
+            self.latencies.append((time.perf_counter() - sent) * 1000)
+            self.timeline.append((sent, self.latencies[-1]))
 
     async def listen(self, sock_id: int, ws) -> None:
         try:
             async for raw in ws:
+                if sock_id in self.last_message:
+                    self.last_message[sock_id] = time.perf_counter()
                 data = json.loads(raw)
                 if data["type"] in ("snapshot", "ignored"):
                     self.seen(sock_id, data["clock"])
@@ -110,6 +121,30 @@ class Load:
         except Exception as error:  # a dropped socket is reported, not fatal to the run
             if not self.stop.is_set():
                 self.errors.append(f"socket {sock_id}: {error!r}")
+
+    def windows(self, seconds: float) -> list[list[float]]:
+        """The latencies by the time their press was sent, in windows of ``seconds``."""
+        if not self.timeline:
+            return []
+        first = min(sent for sent, _latency in self.timeline)
+        parts: dict[int, list[float]] = {}
+        for sent, latency in self.timeline:
+            parts.setdefault(int((sent - first) // seconds), []).append(latency)
+        return [parts[key] for key in sorted(parts)]
+
+    async def pinger(self, players: dict[int, object]) -> None:
+        """The board page's heartbeat (static/js/clock.js): every 250 ms, a ping from each
+        player socket that has received nothing for 750 ms."""
+        while not self.stop.is_set():
+            now = time.perf_counter()
+            for sock_id, ws in players.items():
+                if now - self.last_message[sock_id] >= 0.75:
+                    self.last_message[sock_id] = now  # one ping until something arrives
+                    self.pings += 1
+                    with contextlib.suppress(Exception):  # a closed socket: the listener says
+                        await ws.send('{"type":"ping"}')
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stop.wait(), 0.25)
 
     async def presser(self, board: int, sockets: dict[str, object], rng: random.Random) -> None:
         await asyncio.sleep(rng.uniform(0, self.gaps[1]))
@@ -128,8 +163,11 @@ class Load:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), rng.uniform(*self.gaps))
 
-    async def run(self, seconds: float, out) -> dict:
+    async def run(self, seconds: float, out, phase: PressPhase) -> dict:
         sockets, tasks, sock_id = [], [], 0
+        players: dict[int, object] = {}  # filled as they open: the page pings from the start
+        # without a heartbeat every board socket reads as offline after links.SILENT_MS
+        heart = asyncio.create_task(self.pinger(players if self.heartbeat else {}))
         per_board: dict[int, dict[str, object]] = {}
         plan: list[tuple[int, str, str | None, int | None, str | None]] = []
         for i, (board, token) in enumerate(self.boards):
@@ -151,17 +189,21 @@ class Load:
                     self.expected[board] = self.expected.get(board, 0) + 1
                 if side is not None:
                     per_board.setdefault(board, {})[side] = ws
+                    players[sock_id] = ws
+                    self.last_message[sock_id] = time.perf_counter()
                 tasks.append(asyncio.create_task(self.listen(sock_id, ws)))
                 sock_id += 1
         out(f"{len(sockets)} sockets open in {time.perf_counter() - started:.1f} s")
         await asyncio.sleep(1.0)  # the snapshots on connect
+        phase.begin(seconds)
         rng = random.Random(7)
         pressers = [asyncio.create_task(self.presser(b, s, random.Random(rng.random())))
                     for b, s in per_board.items()]
         await asyncio.sleep(seconds)
         self.stop.set()
-        await asyncio.gather(*pressers)
+        await asyncio.gather(*pressers, heart)
         await asyncio.sleep(2.0)  # deliveries still in flight
+        phase.end()
         for ws in sockets:
             await ws.close()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -174,6 +216,36 @@ class Load:
                 "lost": expected - received, "sockets": len(sockets)}
 
 
+class PressPhase:
+    """The servers' CPU over the presses alone (from the first press to the last delivery), and
+    the profile of that phase when asked for (``clocks/benchprofile.py``)."""
+
+    def __init__(self, servers: list, profile: Path | None) -> None:
+        self.servers, self.profile = servers, profile
+        self.cpu: list[float] = [0.0] * len(servers)
+        self.wall = 0.0
+        self.samplers: list = []
+        self.files: list[Path] = []
+
+    def begin(self, seconds: float) -> None:
+        self.cpu = [s.cpu_seconds() for s in self.servers]
+        self.wall = time.perf_counter()
+        if self.profile is not None:
+            self.profile.mkdir(parents=True, exist_ok=True)
+            for n, server in enumerate(self.servers, 1):
+                self.files.append(self.profile / f"worker-{n}.txt")
+                self.samplers.append(benchprofile.start(server.process.pid, seconds,
+                                                        self.files[-1]))
+
+    def end(self) -> None:
+        self.cpu = [s.cpu_seconds() - b for s, b in zip(self.servers, self.cpu, strict=True)]
+        self.wall = time.perf_counter() - self.wall
+        for sampler in self.samplers:
+            _out, err = sampler.communicate(timeout=120)
+            if sampler.returncode:
+                raise CommandError(f"py-spy failed: {err.decode(errors='replace')[-500:]}")
+
+
 class Command(BaseCommand):
     help = "Benchmark the board clocks over real websockets (127.0.0.1 only)."
 
@@ -184,12 +256,21 @@ class Command(BaseCommand):
         parser.add_argument("--halls", type=int, default=5)
         parser.add_argument("--workers", type=int, default=2,
                             help="ASGI workers to start (needs REDIS_URL when more than one)")
+        parser.add_argument("--server", choices=sorted(SERVERS), default="daphne",
+                            help="the ASGI server of the workers started here")
         parser.add_argument("--url", default="",
                             help="comma-separated running servers (http://127.0.0.1:PORT) "
                                  "sharing this database, instead of starting workers")
         parser.add_argument("--min-gap", type=float, default=2.0)
         parser.add_argument("--max-gap", type=float, default=6.0)
         parser.add_argument("--keep", action="store_true", help="keep the benchmark event")
+        parser.add_argument("--no-heartbeat", dest="heartbeat", action="store_false",
+                            help="player sockets do not ping as the board page does (each "
+                                 "then reads as offline in the hall after 3 s)")
+        parser.add_argument("--profile", type=Path, metavar="FOLDER",
+                            help="sample each started worker with py-spy over the presses; "
+                                 "prints the CPU per press by category and keeps the stacks "
+                                 "in FOLDER (clocks/benchprofile.py)")
         parser.add_argument("--press-path", type=int, default=0, metavar="GAMES",
                             help="instead of the socket load: time GAMES games of --presses "
                                  "presses in this process through each press path "
@@ -203,6 +284,9 @@ class Command(BaseCommand):
         if o["press_path"]:
             return self.press_path(o["press_path"], o["presses"], o["measured"])
         urls = bench_urls("bench_clocks", o["url"], o["workers"])
+        if o["profile"] and (urls or not benchprofile.available()):
+            raise CommandError("--profile needs py-spy (requirements-dev.txt) and workers "
+                               "started here (not --url)")
         slug = f"bench-{int(time.time())}"
         cookie, user = arbiter_cookie(slug)
         round_ = create_clock_event(o["boards"], arbiter=user, slug=slug, time_control="3600",
@@ -210,17 +294,18 @@ class Command(BaseCommand):
         services.start_round(round_, who="bench", user=user)
         boards = list(round_.boards.values_list("pk", "token"))
         try:
-            with bench_servers(urls, o["workers"]) as (urls, servers):
+            with bench_servers(urls, o["workers"], o["server"]) as (urls, servers):
                 self.stdout.write(
-                    f"servers: {', '.join(urls)}; database "
+                    f"{o['server'] if servers else 'servers'}: {', '.join(urls)}; database "
                     f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[1]}; "
                     f"layer {settings.CHANNEL_LAYERS['default']['BACKEND']}; "
                     f"press path {'SQL' if rows.SQL else 'ORM'}")
                 cpu_before = [s.cpu_seconds() for s in servers]
                 load = Load(urls, boards, round_.pk, o["spectators"], o["halls"], cookie,
-                            (o["min_gap"], o["max_gap"]))
+                            (o["min_gap"], o["max_gap"]), o["heartbeat"])
+                phase = PressPhase(servers, o["profile"])
                 wall, client_cpu = time.perf_counter(), time.process_time()
-                result = asyncio.run(load.run(o["seconds"], self.stdout.write))
+                result = asyncio.run(load.run(o["seconds"], self.stdout.write, phase))
                 wall, client_cpu = time.perf_counter() - wall, time.process_time() - client_cpu
                 cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
                 if load.errors:
@@ -229,7 +314,7 @@ class Command(BaseCommand):
         finally:
             if not o["keep"]:
                 delete_event(round_)
-        self.report(load, result, cpu, wall, client_cpu)
+        self.report(load, result, cpu, wall, client_cpu, phase)
 
     def press_path(self, games: int, presses: int, measured: bool = False) -> None:
         """The press path alone: ``services.press`` (lock, core, save, log, publish) timed in
@@ -272,12 +357,16 @@ class Command(BaseCommand):
                           f"load average: {os.getloadavg()[0]:.1f}")
 
     def report(self, load: Load, result: dict, cpu: list[float], wall: float,
-               client_cpu: float) -> None:
+               client_cpu: float, phase: PressPhase) -> None:
         lat, hall = load.latencies, load.hall_staleness
         w = self.stdout.write
         w(f"sockets: {result['sockets']}, presses sent: {result['presses']}, accepted: "
           f"{result['accepted']}, deliveries expected: {result['expected']}")
         w(f"press -> players/spectators latency ms: {latency_text(lat)}")
+        w("p99 ms by 5 s of presses: " + " ".join(
+            f"{percentile(part, 99):.0f}" for part in load.windows(5.0)))
+        if load.heartbeat:
+            w(f"heartbeat pings: {load.pings / max(1.0, phase.wall):.0f} a second")
         if hall:
             w(f"hall staleness ms (press -> hall view): p50 {percentile(hall, 50):.0f}, "
               f"p99 {percentile(hall, 99):.0f}, max {max(hall):.0f}, mean "
@@ -285,8 +374,17 @@ class Command(BaseCommand):
         if cpu:
             w(cpu_text(cpu, wall))
             # CPU time barely depends on what else runs on the cores, unlike the latencies
-            w(f"server CPU per accepted press: "
-              f"{sum(cpu) / max(1, result['accepted']) * 1000:.1f} ms")
+            accepted = max(1, result["accepted"])
+            w(f"server CPU per accepted press, whole run (socket handshakes included): "
+              f"{sum(cpu) / accepted * 1000:.1f} ms")
+            w(f"presses: {result['accepted'] / phase.wall:.0f} a second; "
+              + cpu_text(phase.cpu, phase.wall).replace("server CPU", "server CPU then"))
+            w(f"server CPU per accepted press: {sum(phase.cpu) / accepted * 1000:.2f} ms")
+        if phase.files:
+            w("where it goes, ms per press (py-spy, both workers):")
+            for name, ms, share in benchprofile.breakdown(phase.files, result["accepted"]):
+                w(f"  {ms:6.2f}  {share:5.1%}  {name}")
+            w(f"stacks: {', '.join(str(f) for f in phase.files)}")
         # the load runs on the same cores: a saturated client would inflate the latencies
         w(f"benchmark client CPU: {client_cpu / wall * 100:.0f}% of one core")
         if load.errors:

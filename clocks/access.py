@@ -24,27 +24,55 @@ from tournament.models import Board, Event, Round
 
 
 @cache
-def _sql(vendor: str) -> str:
+def _sql(vendor: str, guards: tuple[str, ...] = ()) -> str:
+    """The token's columns, then one column per guard condition (``register_press_guard``)."""
     q = connection.ops.quote_name
     board, round_ = q(Board._meta.db_table), q(Round._meta.db_table)
-    return (f"SELECT b.{q('token')}, b.{q('token_revoked_at')} IS NULL, r.{q('status')} "
-            f"FROM {board} b JOIN {round_} r ON r.{q('id')} = b.{q('round_id')} "
+    conditions = "".join(f", ({condition})" for condition in guards)
+    return (f"SELECT b.{q('token')}, b.{q('token_revoked_at')} IS NULL, r.{q('status')}"
+            f"{conditions} FROM {board} b JOIN {round_} r ON r.{q('id')} = b.{q('round_id')} "
             f"WHERE b.{q('id')} = %s")
+
+
+def _row(board_id: int, guards: tuple[str, ...] = ()) -> tuple | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(connection.vendor, guards), [board_id])
+        return cursor.fetchone()
+
+
+def _opens(row: tuple | None, token: str) -> bool:
+    return (row is not None and row[0] == token and bool(row[1])
+            and row[2] == Round.Status.PUBLISHED)
 
 
 def still_open(board_id: int, token: str) -> bool:
     """True when ``token`` certainly still opens board ``board_id`` (one small query)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor), [board_id])
-        row = cursor.fetchone()
-    return (row is not None and row[0] == token and bool(row[1])
-            and row[2] == Round.Status.PUBLISHED)
+    return _opens(_row(board_id), token)
 
 
 def recheck(board_id: int, token: str) -> None:
     """Raise ``TokenRefused`` (with the reason) if ``token`` no longer opens the board."""
     if not still_open(board_id, token):
         board_for_token(token)
+
+
+def press_check(board_id: int, token: str) -> str | None:
+    """A press from the board's device: ``recheck`` and ``press_refusal`` in one query.
+
+    Raises ``TokenRefused`` if the token no longer opens the board; returns why the players may
+    not press this board themselves, or None. A guard registered with an SQL condition is
+    asked for its reason only when its condition holds; one without is asked every time."""
+    conditions = tuple(sql for _guard, sql in _press_guards.values() if sql)
+    row = _row(board_id, conditions)
+    if not _opens(row, token):
+        board_for_token(token)
+    held = iter(row[3:] if row is not None else [True] * len(conditions))
+    for guard, sql in _press_guards.values():
+        if sql is None or next(held):
+            answer = guard(board_id)
+            if answer:
+                return answer
+    return None
 
 
 def still_arbiter(event: Event, user) -> bool:
@@ -62,16 +90,20 @@ def still_arbiter(event: Event, user) -> bool:
 #: on a board whose clock something else drives: each returns the reason, or None. The games
 #: app's online games press the clock with every move, so a press on the board page would
 #: end a turn without a move.
-_press_guards: dict[str, Callable[[int], str | None]] = {}
+_press_guards: dict[str, tuple[Callable[[int], str | None], str | None]] = {}
 
 
-def register_press_guard(name: str, guard: Callable[[int], str | None]) -> None:
-    _press_guards[name] = guard
+def register_press_guard(name: str, guard: Callable[[int], str | None],
+                         condition: str | None = None) -> None:
+    """``condition``: an SQL expression over the board row ``b`` that holds whenever ``guard``
+    may refuse; with it the guard costs a press no query of its own (``press_check``)."""
+    _press_guards[name] = (guard, condition)
 
 
 def press_refusal(board_id: int) -> str | None:
     """Why the players may not press this board's clock themselves, or None."""
-    return _first_answer(_press_guards, board_id)
+    return _first_answer({name: guard for name, (guard, _sql) in _press_guards.items()},
+                         board_id)
 
 
 def _first_answer(hooks: dict, value):

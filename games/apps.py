@@ -22,6 +22,7 @@ class GamesConfig(AppConfig):
         from games.online.play import (
             arbiter_command,
             flag_fell,
+            online_board_sql,
             press_guard,
             round_published,
             watch_path,
@@ -37,7 +38,7 @@ class GamesConfig(AppConfig):
         links.personal_links.register("online games", online_seat_links)
         signals.result_carried_over.connect(carry_record_link, dispatch_uid="games-record-link")
         signals.round_published.connect(round_published, dispatch_uid="games-online-event")
-        register_press_guard("online games", press_guard)
+        register_press_guard("online games", press_guard, online_board_sql())
         register_flag_listener("online games", flag_fell)
         register_spectator_page("online games", watch_path)
         register_command_owner("online games", arbiter_command)

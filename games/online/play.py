@@ -33,7 +33,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -84,6 +84,14 @@ def watch_path(board: Board) -> str | None:
         return None
     return reverse("online_watch", args=[board.round.event.slug, board.round.number,
                                          board.number])
+
+
+def online_board_sql() -> str:
+    """``press_guard``'s condition in SQL over the board row ``b`` (``clocks.access``): the
+    board's device checks it in the query that re-checks its token."""
+    q = connection.ops.quote_name
+    return (f"EXISTS (SELECT 1 FROM {q(OnlineGame._meta.db_table)} g "
+            f"WHERE g.{q('board_id')} = b.{q('id')})")
 
 
 def press_guard(board_id: int) -> str | None:

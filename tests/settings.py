@@ -49,6 +49,7 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
 
 # Tests drive the flag timer's tick themselves; a server subprocess may turn it on.
 FLAG_TIMER = env_flag(ENV, "FLAG_TIMER", default=False)  # noqa: F405
+WORKER_GC = False  # Python's own collector in the suite and its servers
 
 # Live-server tests (browser, scale-out) run daphne subprocesses on the test database, so an
 # SQLite test database must be a file. One per pytest process, so parallel runs do not collide.

@@ -14,10 +14,12 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from clocks.flagtimer import FlagTimerMiddleware  # noqa: E402
 from clocks.routing import websocket_urlpatterns as clock_routes  # noqa: E402
 from games.routing import websocket_urlpatterns as game_routes  # noqa: E402
+from tournament.site import worker_gc  # noqa: E402
 from tournament.site.websocket_origin import SameOriginValidator  # noqa: E402
 
 # The flag timer wrapper starts the embedded flag timer in this process's event loop (unless
@@ -32,3 +34,6 @@ application = FlagTimerMiddleware(
         }
     )
 )
+
+if settings.WORKER_GC:
+    worker_gc.tune()

@@ -30,8 +30,9 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from clocks import access, links, services
+from clocks import access, links, press_threads, services
 from clocks.core.clock import IgnoredReason
+from clocks.hall_feed import HALL_BATCH_S
 from clocks.services import ClockRefused
 from tournament.boards.tokens import TokenRefused, board_for_token
 from tournament.inputs.json_input import JSONRefused, read_json
@@ -40,7 +41,6 @@ from tournament.permissions import visible_boards
 from tournament.texts.core_messages import json_text
 
 REFUSED_CLOSE_CODE = 4403
-HALL_BATCH_S = 0.25
 ARBITER_COMMANDS = frozenset({"start", "pause", "resume", "adjust", "correct", "finish"})
 MAX_MEASURED_MS = 86_400_000  # a turn the device measured: at most a day, the longest control
 
@@ -218,7 +218,8 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def clock_snapshot(self, event):
-        await self.send_json({"type": "snapshot", "clock": event["clock"]})
+        # the snapshot's JSON text as the publisher encoded it (``services.snapshot_json``)
+        await self.send(text_data='{"type":"snapshot","clock":' + event["json"] + "}")
 
     async def send_snapshot(self) -> None:
         snap = await database_sync_to_async(services.snapshot)(self.board)
@@ -254,8 +255,7 @@ class BoardSocket(ClockSocket):
             arrived = services.now_ms()  # the press is dated here, not when it gets the lock
             side, number, measured = _side(content), _int(content, "press"), _measured(content)
             try:
-                outcome = await database_sync_to_async(self._press)(side, number, measured,
-                                                                    arrived)
+                outcome = await press_threads.run(self._press, side, number, measured, arrived)
             except (BadMessage, ClockRefused) as refused:
                 if measured is None:
                     raise
@@ -358,11 +358,11 @@ class BoardConsumer(BoardSocket):
 
     def _press(self, side: str, number: int, measured: services.Measured | None,
                arrived: int) -> services.Outcome:
-        access.recheck(self.board.pk, self.board.token)  # a token revoked since connecting
+        # a token revoked since connecting, and the press guards, in one query
+        refusal = access.press_check(self.board.pk, self.board.token)
         user = self.scope.get("user")
         arbiter = self.is_arbiter and access.still_arbiter(self.board.round.event, user)
-        refusal = None if arbiter else access.press_refusal(self.board.pk)
-        if refusal:
+        if refusal and not arbiter:
             raise BadMessage(refusal)
         who = user.get_username() if arbiter else f"player {side}"
         return services.press(self.board, side, number, who=who, user=user, measured=measured,
@@ -417,7 +417,7 @@ class HallConsumer(ClockSocket):
         self.round, boards = await database_sync_to_async(self._load)(round_id)
         if self.round is None:
             return await self.refuse(_("Only an arbiter of this event may open the clock hall."))
-        self.pending: dict[int, dict] = {}
+        self.pending: dict[int, tuple[int, str]] = {}  # board -> (version, snapshot's JSON)
         self.flusher: asyncio.Task | None = None
         self.last_flush = 0.0
         await self.accept()
@@ -438,11 +438,13 @@ class HallConsumer(ClockSocket):
                 await self.flusher
         await super().disconnect(code)
 
-    async def clock_snapshot(self, event):
-        snap = event["clock"]
-        current = self.pending.get(snap["board"])
-        if current is None or current["version"] <= snap["version"]:
-            self.pending[snap["board"]] = snap
+    async def clock_hall(self, event):
+        """Changed boards, as a worker gathered them (``clocks.hall_feed``): merged by version
+        with what the other workers sent, passed on at most four times a second."""
+        for board, version, text in event["boards"]:
+            current = self.pending.get(board)
+            if current is None or current[0] <= version:
+                self.pending[board] = (version, text)
         if self.flusher is None or self.flusher.done():
             self.flusher = asyncio.create_task(self._flush_soon())
 
@@ -453,10 +455,10 @@ class HallConsumer(ClockSocket):
     async def _flush_soon(self) -> None:
         loop = asyncio.get_running_loop()
         await asyncio.sleep(max(0.0, self.last_flush + HALL_BATCH_S - loop.time()))
-        boards, self.pending = list(self.pending.values()), {}
+        boards, self.pending = [text for _version, text in self.pending.values()], {}
         self.last_flush = loop.time()
-        if boards:
-            await self.send_json({"type": "hall", "boards": boards})
+        if boards:  # the snapshots' texts as published, joined: nothing encoded again
+            await self.send(text_data='{"type":"hall","boards":[' + ",".join(boards) + "]}")
 
     async def receive_json(self, content, **kwargs):
         # the hall is for arbiters only: someone removed from the event since connecting loses

@@ -13,6 +13,7 @@ The server's time comes from ``now_ms`` only, so tests replace that one function
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -25,7 +26,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from clocks import access, links, rows, server_context
+from clocks import access, hall_feed, links, rows, server_context
 from clocks.core import clock as core
 from clocks.core.clock import ClockState, IgnoredReason, Press, Reconciliation, Side
 from clocks.models import Clock, ClockLogEntry, compact
@@ -335,8 +336,9 @@ def _publish_on_commit(items: list[tuple[Board, dict[str, Any]]]) -> None:
 
 def publish(messages: Iterable[tuple[int, int, dict[str, Any]]],
             attached: dict[int, dict[str, Any]] | None = None) -> None:
-    """Send snapshots to their board and hall groups (called after commit), wake the timer;
-    ``attached``: per board id, fields added to the board group's message (not the hall's).
+    """Send snapshots to their board groups and, gathered a few times a second, to their
+    rounds' hall views (``clocks.hall_feed``), after the commit; wake the timer. ``attached``:
+    per board id, fields added to the board group's message (not the hall's).
 
     Inside a server the sending is handed to the server's event loop without waiting for it:
     the database thread, which every consumer of the process shares, goes on with the next
@@ -346,14 +348,23 @@ def publish(messages: Iterable[tuple[int, int, dict[str, Any]]],
     """
     messages = list(messages)
     attached = attached or {}
-    events = []
+    events, halls = [], {}
     for board_id, round_id, snap in messages:
-        event = {"type": "clock.snapshot", "clock": snap}
-        events += [(board_group(board_id), {**event, **attached.get(board_id, {})}),
-                   (round_group(round_id), event)]
+        text = snapshot_json(snap)
+        events.append((board_group(board_id), {"type": "clock.snapshot", "clock": snap,
+                                               "json": text, **attached.get(board_id, {})}))
+        halls.setdefault(round_id, []).append((board_id, snap["version"], text))
     broadcast(events)
+    hall_feed.send(halls)
     deadlines = [snap["deadline_ms"] for _b, _r, snap in messages if snap["deadline_ms"]]
     server_context.notify(min(deadlines, default=None))
+
+
+def snapshot_json(snap: dict[str, Any]) -> str:
+    """A snapshot as JSON text, encoded once per change: every socket of the board and every
+    hall view sends this text as it is (``clocks.consumers``) instead of encoding the same
+    snapshot again, up to eight times a press."""
+    return json.dumps(snap, separators=(",", ":"))
 
 
 def broadcast(events: list[tuple[str, dict[str, Any]]]) -> None:

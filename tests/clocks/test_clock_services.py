@@ -4,6 +4,7 @@ The server's time is ``clocks.services.now_ms``; every test replaces it with a h
 """
 
 import asyncio
+import json
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -201,12 +202,18 @@ def test_snapshots_are_broadcast_after_commit(board, arbiter, clock_time,
         callbacks = await sync_to_async(start_capturing)()
         assert len(callbacks) == 1  # nothing sent before the commit
         await sync_to_async(callbacks[0])()
-        for channel in (board_channel, hall_channel):
-            message = await asyncio.wait_for(layer.receive(channel), 5)
-            assert message["type"] == "clock.snapshot"
-            assert message["clock"]["board"] == board.pk
-            assert message["clock"]["status"] == "running_a"
-            assert message["clock"]["version"] == 1
+        message = await asyncio.wait_for(layer.receive(board_channel), 5)
+        assert message["type"] == "clock.snapshot"
+        assert message["clock"]["board"] == board.pk
+        assert message["clock"]["status"] == "running_a"
+        assert message["clock"]["version"] == 1
+        assert json.loads(message["json"]) == message["clock"]  # encoded once, for every socket
+        # the hall's share: outside a server, sent at once as a batch of one board
+        hall = await asyncio.wait_for(layer.receive(hall_channel), 5)
+        assert hall["type"] == "clock.hall"
+        [(board_id, version, text)] = hall["boards"]
+        assert (board_id, version) == (board.pk, 1)
+        assert json.loads(text) == message["clock"]
         await layer.group_discard(services.board_group(board.pk), board_channel)
         await layer.group_discard(services.round_group(board.round_id), hall_channel)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import weakref
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
@@ -244,8 +245,19 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
         await self.reply(outcome)
 
 
+#: The board page's heartbeat as it sends it (static/js/clock.js), and the answer: the most
+#: frequent message of a hall (about one a second per board), answered without being parsed.
+PING, PONG = '{"type":"ping"}', '{"type":"pong"}'
+
+
 class BoardSocket(ClockSocket):
     """A socket on one board's clock: snapshots, presses (``_press``) and arbiter commands."""
+
+    async def dispatch(self, message):
+        if message["type"] == "websocket.receive" and message.get("text") == PING:
+            await self.send(text_data=PONG)
+            return await self.heard()
+        return await super().dispatch(message)
 
     async def receive_json(self, content, **kwargs):
         kind = content["type"]
@@ -267,8 +279,8 @@ class BoardSocket(ClockSocket):
             if measured is None:
                 return await self.reply(outcome)
             return await self.send_json(press_reply(side, number, outcome))
-        if kind == "ping":  # the board page's heartbeat: it counts a missed pong as offline
-            await self.send_json({"type": "pong"})
+        if kind == "ping":  # the heartbeat written otherwise (the page's goes by ``dispatch``)
+            await self.send(text_data=PONG)
             return await self.heard()
         if kind in ARBITER_COMMANDS:
             return await self.arbiter_command(self.board, content)
@@ -303,6 +315,43 @@ def _is_arbiter(board: Board, user) -> bool:
     return user is not None and board.round.event.is_arbiter(user)
 
 
+class SilenceWatch:
+    """Every board socket of an event loop, looked at once a second for a silent heartbeat.
+
+    One task per loop, not one per socket: a hall of 1,000 boards had 2,000 tasks waking up
+    every second to compare two numbers."""
+
+    _watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SilenceWatch] = (
+        weakref.WeakKeyDictionary())
+
+    def __init__(self) -> None:
+        self.sockets: set[BoardConsumer] = set()
+        self.task: asyncio.Task | None = None
+
+    @classmethod
+    def of_this_loop(cls) -> SilenceWatch:
+        loop = asyncio.get_running_loop()
+        watch = cls._watches.get(loop)
+        if watch is None:
+            watch = cls._watches[loop] = cls()
+        return watch
+
+    def add(self, sock: BoardConsumer) -> None:
+        self.sockets.add(sock)
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run())
+
+    def discard(self, sock: BoardConsumer) -> None:
+        self.sockets.discard(sock)
+
+    async def _run(self) -> None:
+        while self.sockets:  # ends with the loop's last board socket; ``add`` starts it again
+            await asyncio.sleep(1)
+            now = services.now_ms()
+            for sock in list(self.sockets):
+                sock.check_silence(now)
+
+
 class BoardConsumer(BoardSocket):
     """``ws/board/<token>/``: the players' clock."""
 
@@ -317,9 +366,10 @@ class BoardConsumer(BoardSocket):
         await self.send_snapshot()
         self.device = page_id(self.scope)
         self.last_heard, self.silent = services.now_ms(), False
+        self.silence_report: asyncio.Task | None = None
         await self.report_link()
         # from the start: a Wi-Fi that drops before the page's first ping is an outage too
-        self.watchdog = asyncio.create_task(self._watch())
+        SilenceWatch.of_this_loop().add(self)
 
     async def report_link(self, silent_since: int | None = None, gone: bool = False) -> None:
         await database_sync_to_async(links.socket_state)(
@@ -333,21 +383,20 @@ class BoardConsumer(BoardSocket):
             self.silent = False
             await self.report_link()
 
-    async def _watch(self) -> None:
+    def check_silence(self, now: int) -> None:
         """Report the device offline once its heartbeat is silent for ``links.SILENT_MS``: a
-        Wi-Fi that drops leaves the socket open on this side for minutes."""
-        while True:
-            await asyncio.sleep(1)
-            if not self.silent and services.now_ms() - self.last_heard > links.SILENT_MS:
-                self.silent = True
-                await self.report_link(silent_since=self.last_heard)
+        Wi-Fi that drops leaves the socket open on this side for minutes (``SilenceWatch``)."""
+        if not self.silent and now - self.last_heard > links.SILENT_MS:
+            self.silent = True
+            self.silence_report = asyncio.create_task(
+                self.report_link(silent_since=self.last_heard))
 
     async def disconnect(self, code):
-        if getattr(self, "watchdog", None) is not None:
-            self.watchdog.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.watchdog
         if hasattr(self, "last_heard"):
+            SilenceWatch.of_this_loop().discard(self)
+            if self.silence_report is not None:  # reported before the socket is gone
+                with contextlib.suppress(Exception):
+                    await self.silence_report
             await self.report_link(gone=True)
         await super().disconnect(code)
 

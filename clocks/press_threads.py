@@ -22,6 +22,7 @@ go through ``database_sync_to_async`` on the shared thread as before.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from django.db import connection
+from django.db import connection, connections
 
 PRESS_THREADS = 4
 T = TypeVar("T")
@@ -42,6 +43,25 @@ def _pool() -> ThreadPoolExecutor:
     if _executor is None:
         _executor = ThreadPoolExecutor(max_workers=PRESS_THREADS, thread_name_prefix="press")
     return _executor
+
+
+def close_connections() -> None:
+    """Close every press thread's database connection and the threads (a test's teardown:
+    PostgreSQL drops no database that a session still uses). Each thread closes its own, as
+    Django requires: the threads all wait at one barrier, so each takes exactly one call."""
+    global _executor
+    executor, _executor = _executor, None
+    if executor is None:
+        return
+    barrier = threading.Barrier(PRESS_THREADS)
+
+    def close() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    for future in [executor.submit(close) for _n in range(PRESS_THREADS)]:
+        future.result()
+    executor.shutdown()
 
 
 def _ready_connection() -> None:

@@ -54,6 +54,17 @@ def _fresh_throttles():
 
 
 @pytest.fixture(autouse=True)
+def _press_threads_closed():
+    """A test that pressed a clock through a board socket on PostgreSQL leaves the press
+    threads' connections (``clocks.press_threads``) closed: the next test's database, and the
+    test database's removal, must not meet them."""
+    from clocks import press_threads  # here: see _fresh_throttles
+
+    yield
+    press_threads.close_connections()
+
+
+@pytest.fixture(autouse=True)
 def _language_of_the_test():
     """Each test starts in the default language, whatever the previous test's last request
     asked for: the locale middleware activates a request's language in the thread and leaves

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -40,6 +41,7 @@ from clocks.benchsupport import (
     latency_text,
     percentile,
 )
+from tournament.site import worker_gc
 
 
 def arbiter_cookie(slug: str) -> tuple[str, object]:
@@ -194,6 +196,12 @@ class Load:
                 tasks.append(asyncio.create_task(self.listen(sock_id, ws)))
                 sock_id += 1
         out(f"{len(sockets)} sockets open in {time.perf_counter() - started:.1f} s")
+        # the client's own collector, tuned as a worker's (tournament/site/worker_gc.py): a
+        # full collection of its 3,000 sockets would stall every delivery it is timing
+        gc.collect()
+        gc.freeze()
+        thresholds = gc.get_threshold()
+        gc.set_threshold(worker_gc.YOUNG, worker_gc.OLDER, worker_gc.NEVER)
         await asyncio.sleep(1.0)  # the snapshots on connect
         phase.begin(seconds)
         rng = random.Random(7)
@@ -207,6 +215,8 @@ class Load:
         for ws in sockets:
             await ws.close()
         await asyncio.gather(*tasks, return_exceptions=True)
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
         presses = len(self.sent)
         accepted = {key for key in self.sent if key[0] in self.latest
                     and self.latest[key[0]]["press_number"] >= key[1]}

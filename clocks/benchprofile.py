@@ -1,13 +1,16 @@
 """``bench_clocks --profile``: where a worker's CPU goes under the benchmark, per press.
 
 py-spy samples each worker process from outside (no code in the worker changes, so the profile
-measures the code as deployed) for the whole press phase, at ``RATE`` samples a second, idle
-threads left out: a sample is a moment a thread was on the CPU. Native frames are included so
-that the garbage collector (``gc_collect_main``, which runs inside whatever Python code
-allocated) is seen at all. Each sample is put in the first category of ``CATEGORIES`` whose
-pattern one of its frames matches, innermost frame first, so that JSON encoding called from the
-channel layer counts as JSON, and a garbage collection anywhere counts as one. The samples of
-a category divided by the rate and the presses accepted give its milliseconds per press.
+measures the code as deployed) for the whole press phase, at ``RATE`` samples a second, without
+stopping it (``--nonblocking``) and only while a thread holds the GIL (``--gil``): a sample is a
+moment Python code ran, not a thread waiting for the database or the network. Each sample is
+put in the category of the innermost frame that one of ``CATEGORIES`` names (the first pattern
+in the list wins for that frame), so that JSON encoding called from the channel layer counts as
+JSON. The samples of a category divided by the rate and the presses accepted give its
+milliseconds per press. What the samples miss, the kernel's work for the sockets and the C code
+that runs without the GIL, is the gap to the measured CPU per press that ``bench_clocks``
+prints beside it. The garbage collector runs inside whatever Python code allocated, so it is
+counted there; ``tournament/site/worker_gc.py`` says how it was measured.
 
 The raw stacks stay in the folder given (``worker-N.txt``, py-spy's collapsed format, one
 stack and its count per line): ``flamegraph.pl`` or speedscope draw them.
@@ -27,13 +30,12 @@ RATE = 250  # samples a second per thread; py-spy's default is 100
 #: (category, frame pattern): the first match from the innermost frame outwards wins.
 CATEGORIES: list[tuple[str, re.Pattern[str]]] = [
     (name, re.compile(pattern)) for name, pattern in [
-        ("garbage collection", r"gc_collect|collect_with_callback|_PyGC_|gc_collect_main"),
         ("JSON encode/decode", r"\(json/|orjson|json_input\.py|read_json"),
         ("SQL and the database driver", r"\(psycopg|django/db/|clocks/rows\.py|sqlite3"),
         ("clock core", r"\(clocks/core/"),
         ("channel layer (Redis publish, receive)", r"channels_redis|\(redis/|msgpack"),
         ("token re-check, press guards", r"\(clocks/access\.py|games/.*guard"),
-        ("hall batching", r"_flush_soon|HallConsumer"),
+        ("hall batching", r"_flush_soon|HallConsumer|hall_feed"),
         ("thread hops (asgiref, executor)", r"\(asgiref/|concurrent/futures|threading\.py"
                                             r"|close_old_connections"),
         ("websocket frames (daphne, autobahn, twisted)", r"\(autobahn/|\(twisted/|\(daphne/"
@@ -44,12 +46,6 @@ CATEGORIES: list[tuple[str, re.Pattern[str]]] = [
     ]
 ]
 OTHER = "other"
-
-#: Native frames of a thread that waits (for the network, a lock, the GIL): with native frames
-#: py-spy cannot tell idle threads itself, so a sample with one of these among its innermost
-#: frames is left out.
-WAITING = re.compile(r"^(epoll_wait|poll|select|PyThread_acquire_lock_timed|pthread_cond_"
-                     r"(timed)?wait|sem_(timed)?wait|take_gil|__futex|futex) ")
 
 
 def _binary() -> str | None:
@@ -78,9 +74,7 @@ def categorize(stacks: str) -> Counter[str]:
         stack, _space, count = line.rpartition(" ")
         if not stack or not count.isdigit():
             continue
-        frames = stack.split(";")
-        if not any(WAITING.match(frame) for frame in frames[-3:]):
-            counts[_category(frames)] += int(count)
+        counts[_category(stack.split(";"))] += int(count)
     return counts
 
 

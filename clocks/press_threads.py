@@ -22,13 +22,14 @@ go through ``database_sync_to_async`` on the shared thread as before.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.db import connection, connections
 
@@ -88,4 +89,8 @@ async def run(func: Callable[..., T], *args: Any) -> T:
     loop: on the press threads on PostgreSQL, on the shared database thread elsewhere."""
     if not concurrent():
         return await database_sync_to_async(func)(*args)
-    return await sync_to_async(_call, thread_sensitive=False, executor=_pool())(func, *args)
+    # the caller's context variables go along (the server's loop the press publishes to, the
+    # active language), as ``sync_to_async`` would carry them, for far less of its machinery
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(_pool(), context.run, _call, func,
+                                                            *args)

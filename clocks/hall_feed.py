@@ -85,6 +85,8 @@ def _feed(loop: asyncio.AbstractEventLoop) -> _Feed:
 
 async def _send_all(pending: dict[int, dict[int, tuple[int, str]]]) -> None:
     layer = get_channel_layer()
+    if layer is None:
+        return
     for round_id, boards in pending.items():
         items = [(board, version, text) for board, (version, text) in boards.items()]
         await layer.group_send(services.round_group(round_id), event(items))

@@ -31,6 +31,16 @@ FULL_EVERY_S = 600
 _started = False
 
 
+def freeze_and_raise() -> tuple[int, int, int]:
+    """Freeze what exists now and raise the thresholds; returns the thresholds before (the
+    benchmark client restores them, ``gc.unfreeze`` undoes the freeze)."""
+    before = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(YOUNG, OLDER, NEVER)
+    return before
+
+
 def tune() -> None:
     """Freeze what is loaded, raise the thresholds and start the periodic full collection
     (once per process)."""
@@ -38,9 +48,7 @@ def tune() -> None:
     if _started:
         return
     _started = True
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(YOUNG, OLDER, NEVER)
+    freeze_and_raise()
     threading.Thread(target=_collect_fully, name="full-gc", daemon=True).start()
 
 

@@ -198,10 +198,7 @@ class Load:
         out(f"{len(sockets)} sockets open in {time.perf_counter() - started:.1f} s")
         # the client's own collector, tuned as a worker's (tournament/site/worker_gc.py): a
         # full collection of its 3,000 sockets would stall every delivery it is timing
-        gc.collect()
-        gc.freeze()
-        thresholds = gc.get_threshold()
-        gc.set_threshold(worker_gc.YOUNG, worker_gc.OLDER, worker_gc.NEVER)
+        thresholds = worker_gc.freeze_and_raise()
         await asyncio.sleep(1.0)  # the snapshots on connect
         phase.begin(seconds)
         rng = random.Random(7)

@@ -6,38 +6,25 @@ closes, so every press re-checks the token. The full check
 loads the board with its round, event and both players: too much for every press. A token that
 opened the board at connect time is still valid exactly when the board still has that token,
 it is not revoked, and its round is still published (a closed round's grace period depends on
-the time, so it always takes the full check). That is one indexed query of three columns; when
-it does not hold, the full check runs and gives the reason.
+the time, so it always takes the full check). That is three columns of one indexed row, which a
+press reads in the statement that locks its clock (``PressVet``); when it does not hold, the
+full check runs and gives the reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 
+from clocks import rows
 from tournament.boards.tokens import board_for_token
 from tournament.models import Board, Event, Round
 
-
-@cache
-def _sql(vendor: str, guards: tuple[str, ...] = ()) -> str:
-    """The token's columns, then one column per guard condition (``register_press_guard``)."""
-    q = connection.ops.quote_name
-    board, round_ = q(Board._meta.db_table), q(Round._meta.db_table)
-    conditions = "".join(f", ({condition})" for condition in guards)
-    return (f"SELECT b.{q('token')}, b.{q('token_revoked_at')} IS NULL, r.{q('status')}"
-            f"{conditions} FROM {board} b JOIN {round_} r ON r.{q('id')} = b.{q('round_id')} "
-            f"WHERE b.{q('id')} = %s")
-
-
-def _row(board_id: int, guards: tuple[str, ...] = ()) -> tuple | None:
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor, guards), [board_id])
-        return cursor.fetchone()
+#: The token's columns, as ``_opens`` reads them: the board's token, whether it is not
+#: revoked, its round's status.
+_TOKEN_COLUMNS = ("b.token", "b.token_revoked_at IS NULL", "r.status")
 
 
 def _opens(row: tuple | None, token: str) -> bool:
@@ -47,7 +34,7 @@ def _opens(row: tuple | None, token: str) -> bool:
 
 def still_open(board_id: int, token: str) -> bool:
     """True when ``token`` certainly still opens board ``board_id`` (one small query)."""
-    return _opens(_row(board_id), token)
+    return _opens(rows.board_values(board_id, _TOKEN_COLUMNS), token)
 
 
 def recheck(board_id: int, token: str) -> None:
@@ -56,23 +43,32 @@ def recheck(board_id: int, token: str) -> None:
         board_for_token(token)
 
 
-def press_check(board_id: int, token: str) -> str | None:
-    """A press from the board's device: ``recheck`` and ``press_refusal`` in one query.
+class PressVet:
+    """A press from the board's device: ``recheck`` and ``press_refusal``, read by the clock's
+    lock statement itself (``clocks.rows.lock``), so that they cost the press no query of their
+    own. ``guarded`` off (an arbiter's session on the board page) checks the token only.
 
-    Raises ``TokenRefused`` if the token no longer opens the board; returns why the players may
-    not press this board themselves, or None. A guard registered with an SQL condition is
-    asked for its reason only when its condition holds; one without is asked every time."""
-    conditions = tuple(sql for _guard, sql in _press_guards.values() if sql)
-    row = _row(board_id, conditions)
-    if not _opens(row, token):
-        board_for_token(token)
-    held = iter(row[3:] if row is not None else [True] * len(conditions))
-    for guard, sql in _press_guards.values():
-        if sql is None or next(held):
-            answer = guard(board_id)
-            if answer:
-                return answer
-    return None
+    A guard registered with an SQL condition is asked for its reason only when its condition
+    holds; one without is asked every time.
+    """
+
+    def __init__(self, token: str, guarded: bool = True) -> None:
+        self.token = token
+        self.guards = list(_press_guards.values()) if guarded else []
+        self.columns = _TOKEN_COLUMNS + tuple(sql for _guard, sql in self.guards if sql)
+
+    def refusal(self, board_id: int, values: tuple) -> str | None:
+        """Raise ``TokenRefused`` if the token no longer opens the board; return why the
+        players may not press it themselves, or None. ``values``: ``columns`` as read."""
+        if not _opens(values or None, self.token):
+            board_for_token(self.token)
+        held = iter(values[len(_TOKEN_COLUMNS):] if values else [True] * len(self.columns))
+        for guard, sql in self.guards:
+            if sql is None or next(held):
+                answer = guard(board_id)
+                if answer:
+                    return answer
+        return None
 
 
 def still_arbiter(event: Event, user) -> bool:
@@ -96,7 +92,7 @@ _press_guards: dict[str, tuple[Callable[[int], str | None], str | None]] = {}
 def register_press_guard(name: str, guard: Callable[[int], str | None],
                          condition: str | None = None) -> None:
     """``condition``: an SQL expression over the board row ``b`` that holds whenever ``guard``
-    may refuse; with it the guard costs a press no query of its own (``press_check``)."""
+    may refuse; with it the guard costs a press no query of its own (``PressVet``)."""
     _press_guards[name] = (guard, condition)
 
 

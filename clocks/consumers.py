@@ -407,15 +407,14 @@ class BoardConsumer(BoardSocket):
 
     def _press(self, side: str, number: int, measured: services.Measured | None,
                arrived: int) -> services.Outcome:
-        # a token revoked since connecting, and the press guards, in one query
-        refusal = access.press_check(self.board.pk, self.board.token)
         user = self.scope.get("user")
         arbiter = self.is_arbiter and access.still_arbiter(self.board.round.event, user)
-        if refusal and not arbiter:
-            raise BadMessage(refusal)
         who = user.get_username() if arbiter else f"player {side}"
+        # a token revoked since connecting, and (but for an arbiter) the press guards: read by
+        # the statement that locks the clock
+        vet = access.PressVet(self.board.token, guarded=not arbiter)
         return services.press(self.board, side, number, who=who, user=user, measured=measured,
-                              arrived_ms=arrived)
+                              arrived_ms=arrived, vet=vet)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:

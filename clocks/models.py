@@ -100,7 +100,4 @@ def compact(state: ClockState | None) -> dict | None:
     """A state for the log: everything but the append-only history lists."""
     if state is None:
         return None
-    data = state.to_dict()
-    data.pop("presses")
-    data.pop("log")
-    return data
+    return state.to_dict(history=False)

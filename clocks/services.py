@@ -195,41 +195,42 @@ def presses(board: Board) -> list[Press]:
 Change = Callable[[ClockState, int], tuple[ClockState, dict[str, Any]]]
 
 
-def _locked(board: Board) -> Clock:
+def _locked(board: Board, vet: access.PressVet | None = None) -> Clock:
     """The board's clock row, locked until the transaction ends (created first if missing).
 
     Only the clock row is locked: joining the board and round here would lock the round's row
     too (PostgreSQL locks every joined row) and make every press of a round wait for the others.
+    ``vet``: the device's right to press, read by the same statement; refused, nothing is done.
     """
-    clock = rows.lock(board.pk)
+    columns = () if vet is None else vet.columns
+    clock, values = rows.lock(board.pk, columns)
     if clock is None:
         clock_for(board)
-        clock = rows.lock(board.pk)
+        clock, values = rows.lock(board.pk, columns)
+    refusal = None if vet is None else vet.refusal(board.pk, values)
+    if refusal:
+        raise ClockRefused(refusal)
     clock.board = board
     return clock
 
 
-def _entry(clock: Clock, action: str, who: str, user, now: int, before: ClockState,
-           after: ClockState, detail: dict[str, Any]) -> ClockLogEntry:
-    return ClockLogEntry(
-        clock=clock, action=action, who=who, user=user if _is_user(user) else None,
-        server_ms=now, version=after.version, state_before=compact(before),
-        state_after=compact(after), detail=detail,
-    )
+def _entry(action: str, who: str, user, now: int, before: ClockState, after: ClockState,
+           detail: dict[str, Any]) -> rows.LogRow:
+    return rows.LogRow(action, who, user.pk if _is_user(user) else None, now, after.version,
+                       compact(before), compact(after), detail)
 
 
 def _is_user(user) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
 
 
-def _apply(clock: Clock, before: ClockState, action: str, who: str, user, now: int,
-           change: Change | None,
-           entries: list[ClockLogEntry]) -> tuple[ClockState, dict[str, Any]]:
+def _apply(before: ClockState, action: str, who: str, user, now: int, change: Change | None,
+           entries: list[rows.LogRow]) -> tuple[ClockState, dict[str, Any]]:
     """Flags due first (logged as the flag timer's), then ``change``; returns the new state."""
     seen = before.at(now)
     if seen.version != before.version:
         flags = {s.value: seen.side(s).flagged_at_ms for s in Side if seen.flagged(s)}
-        entries.append(_entry(clock, Action.FLAG, FLAG_TIMER, None, now, before, seen,
+        entries.append(_entry(Action.FLAG, FLAG_TIMER, None, now, before, seen,
                               {"flags": flags}))
     if change is None:
         return seen, {}
@@ -239,11 +240,11 @@ def _apply(clock: Clock, before: ClockState, action: str, who: str, user, now: i
         raise ClockRefused(refusal_message(error)) from error
     if after.version != seen.version:
         public = {k: v for k, v in detail.items() if not k.startswith("_")}
-        entries.append(_entry(clock, action, who, user, now, seen, after, public))
+        entries.append(_entry(action, who, user, now, seen, after, public))
     return after, detail
 
 
-def _save(clock: Clock, state: ClockState, entries: list[ClockLogEntry]) -> None:
+def _save(clock: Clock, state: ClockState, entries: list[rows.LogRow]) -> None:
     if not entries:
         return
     clock.store(state)
@@ -259,21 +260,27 @@ class HeldClock:
     at the commit is published once. Every single command below is a held clock of one change.
     """
 
-    def __init__(self, board: Board, arrived_ms: int | None = None) -> None:
-        self.clock = _locked(board)
+    def __init__(self, board: Board, arrived_ms: int | None = None,
+                 vet: access.PressVet | None = None) -> None:
+        self.clock = _locked(board, vet)
         self.now = now_ms() if arrived_ms is None else arrived_ms
-        self.pending: list[ClockLogEntry] = []
+        self.pending: list[rows.LogRow] = []
         self.changed = False
-        self.state, _detail = _apply(self.clock, self.clock.core, Action.FLAG, FLAG_TIMER, None,
-                                     self.now, None, self.pending)
+        self._snapshot: tuple[ClockState, dict[str, Any]] | None = None
+        self.state, _detail = _apply(self.clock.core, Action.FLAG, FLAG_TIMER, None, self.now,
+                                     None, self.pending)
 
     @property
     def snapshot(self) -> dict[str, Any]:
-        return payload(self.clock.board, self.state, self.now)
+        """The snapshot of the state as it stands, built once per state: a press's outcome,
+        its answer and its publication share it (read only)."""
+        if self._snapshot is None or self._snapshot[0] is not self.state:
+            self._snapshot = (self.state, payload(self.clock.board, self.state, self.now))
+        return self._snapshot[1]
 
     def change(self, action: str, who: str, user, change: Change) -> Outcome:
         logged = len(self.pending)
-        self.state, detail = _apply(self.clock, self.state, action, who, user, self.now, change,
+        self.state, detail = _apply(self.state, action, who, user, self.now, change,
                                     self.pending)
         return Outcome(self.snapshot, len(self.pending) > logged, detail.get("_press"),
                        detail.get("_ignored"), detail.get("_reconciled"))
@@ -314,11 +321,11 @@ class HeldClock:
 
 
 def _change(board: Board, action: str, who: str, user, change: Change | None,
-            arrived_ms: int | None = None) -> Outcome:
+            arrived_ms: int | None = None, vet: access.PressVet | None = None) -> Outcome:
     """One command under the clock's lock, dated ``arrived_ms`` when the caller noted when it
     arrived (a press: not when its transaction got the lock, which the flag rule would read)."""
     with transaction.atomic():
-        held = HeldClock(board, arrived_ms)
+        held = HeldClock(board, arrived_ms, vet)
         done = None if change is None else held.change(action, who, user, change)
         held.store()
         held.publish()
@@ -474,16 +481,19 @@ def _press_change(side: Side, press_number: int, measured: Measured | None = Non
 
 
 def press(board: Board, side: Side | str, press_number: int, *, who: str, user=None,
-          measured: Measured | None = None, arrived_ms: int | None = None) -> Outcome:
+          measured: Measured | None = None, arrived_ms: int | None = None,
+          vet: access.PressVet | None = None) -> Outcome:
     """``side`` ends its turn; ``press_number`` is the last press number its client saw.
 
     Ignored presses (duplicates, delayed, out of turn) change nothing and are not logged; the
     outcome says why, so the client can show it and resync from the snapshot. A press
     ``measured`` by the board's device is reconciled within the event's compensation budget
-    (docs/clock.md); ``arrived_ms`` is when it reached the server.
+    (docs/clock.md); ``arrived_ms`` is when it reached the server. ``vet``: the board device's
+    right to press, checked under the lock (``ClockRefused`` with the guard's reason,
+    ``TokenRefused``).
     """
     change = _press_change(Side(side), press_number, measured, _budget_ms(board))
-    outcome = _change(board, Action.PRESS, who, user, change, arrived_ms)
+    outcome = _change(board, Action.PRESS, who, user, change, arrived_ms, vet)
     if links.worth_a_look(outcome.reconciled):
         links.mark(board.pk, board.round_id,
                    reconciliation_text(press_number + 1, outcome.reconciled))
@@ -587,13 +597,13 @@ def _round_change(round_: Round, action: str, who: str, user,
         )
         now = now_ms()
         for clock in clocks:
-            entries: list[ClockLogEntry] = []
+            entries: list[rows.LogRow] = []
 
             def step(state: ClockState, at: int):
                 after = change(state, at)
                 return (state if after is None else after), {"round": round_.number}
 
-            state, _detail = _apply(clock, clock.core, action, who, user, now, step, entries)
+            state, _detail = _apply(clock.core, action, who, user, now, step, entries)
             _save(clock, state, entries)
             if entries:
                 changed.append((clock.board, payload(clock.board, state, now)))

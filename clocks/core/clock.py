@@ -356,9 +356,13 @@ class ClockState:
 
     # -- persistence ---------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """Everything needed to rebuild this state (``from_dict``), as JSON-able values."""
-        return {
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
+        """Everything needed to rebuild this state (``from_dict``), as JSON-able values.
+
+        ``history`` off leaves out the append-only ``presses`` and ``log`` lists, which only
+        grow (a log entry's states: ``clocks.models.compact``), instead of building them to be
+        thrown away."""
+        data = {
             "time_control": str(self.time_control),
             "a": _fields(self.a), "b": _fields(self.b),
             "turn": _value(self.turn), "paused": self.paused,
@@ -368,10 +372,12 @@ class ClockState:
             "epoch": self.epoch, "compensated_ms": self.compensated_ms,
             "compensated_to_ms": self.compensated_to_ms,
             "flag_turn": None if self.flag_turn is None else _fields(self.flag_turn),
-            "presses": [_fields(p) for p in self.presses],
-            "log": [_fields(e) for e in self.log],
-            "finished": None if self.finished is None else _fields(self.finished),
         }  # fmt: skip
+        if history:
+            data["presses"] = [_fields(p) for p in self.presses]
+            data["log"] = [_fields(e) for e in self.log]
+        data["finished"] = None if self.finished is None else _fields(self.finished)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClockState:

@@ -1,7 +1,8 @@
-"""The press's hot path (issue #25): the token and the press guards in one query, presses on
-threads of their own on PostgreSQL, the halls' share gathered per worker, the worker's garbage
-collector, and the profile ``bench_clocks --profile`` prints. Behaviour only: what each costs
-is measured by ``bench_clocks`` (docs/benchmarks.md), never asserted here."""
+"""The press's hot path (issue #25): the token and the press guards read by the lock's
+statement, presses on threads of their own on PostgreSQL, the halls' share gathered per worker,
+the worker's garbage collector, and the profile ``bench_clocks --profile`` prints. Behaviour
+only: what each costs is measured by ``bench_clocks`` (docs/benchmarks.md), never asserted
+here."""
 
 import asyncio
 import gc
@@ -11,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from clocks import access, benchprofile, hall_feed, press_threads, server_context, services
 from clocks.benchsupport import create_clock_event
@@ -26,13 +28,32 @@ def numbered(round_, number):
     return round_.boards.select_related("round__event").get(number=number)
 
 
-# --- the token and the guards in one query ----------------------------------------------------
+# --- the token and the guards read by the lock's statement -----------------------------------
 
 
-def test_the_token_and_every_guard_cost_a_press_one_query(db, django_assert_num_queries):
-    board = numbered(create_clock_event(2, slug="hot-one-query"), 1)
-    with django_assert_num_queries(1):  # the online games' guard is in the same query
-        assert access.press_check(board.pk, board.token) is None
+def started(round_, number):
+    board = numbered(round_, number)
+    services.start(board, who="arbiter")
+    return board
+
+
+def device_press(board, **vet):
+    return services.press(board, "A", 0, who="player A",
+                          vet=access.PressVet(board.token, **vet))
+
+
+def test_the_token_and_every_guard_cost_a_press_no_query_of_their_own(db):
+    """The lock, then the update with the log entry: the token and the online games' guard are
+    columns of the lock's statement (on SQLite the save is two statements)."""
+    board = started(create_clock_event(2, slug="hot-one-query"), 1)
+    with CaptureQueriesContext(connection) as captured:
+        assert device_press(board).press is not None
+    statements = [q["sql"].split()[0] for q in captured.captured_queries
+                  if "SAVEPOINT" not in q["sql"]]  # the test's transaction
+    assert statements == (["SELECT", "WITH"] if connection.vendor == "postgresql"
+                          else ["SELECT", "UPDATE", "INSERT"])
+    lock = captured.captured_queries[1]["sql"]
+    assert "b.token" in lock and "games_onlinegame" in lock
 
 
 def test_a_guard_is_asked_only_where_its_condition_holds(db, monkeypatch):
@@ -44,25 +65,36 @@ def test_a_guard_is_asked_only_where_its_condition_holds(db, monkeypatch):
         return "played elsewhere"
 
     monkeypatch.setitem(access._press_guards, "test", (guard, "b.number = 2"))
-    one, two = numbered(round_, 1), numbered(round_, 2)
-    assert access.press_check(one.pk, one.token) is None
-    assert access.press_check(two.pk, two.token) == "played elsewhere"
+    one, two = started(round_, 1), started(round_, 2)
+    assert device_press(one).press is not None
+    with pytest.raises(services.ClockRefused, match="played elsewhere"):
+        device_press(two)
+    assert asked == [two.pk]
+    assert device_press(two, guarded=False).press is not None  # an arbiter's session
     assert asked == [two.pk]
 
 
-def test_an_online_board_refuses_its_device_in_the_same_query(db):
+def test_an_online_board_refuses_its_device_under_the_lock_and_writes_nothing(db):
     round_ = create_clock_event(2, slug="hot-online")
     mark_online(round_)
     board = numbered(round_, 1)
-    assert "played online" in access.press_check(board.pk, board.token)
-    assert access.press_check(board.pk, board.token) == access.press_refusal(board.pk)
+    before = ClockLogEntry.objects.count()
+    with pytest.raises(services.ClockRefused) as refused:
+        device_press(board)
+    assert str(refused.value) == access.press_refusal(board.pk)
+    assert "played online" in str(refused.value)
+    assert ClockLogEntry.objects.count() == before
+    assert services.snapshot(board)["press_number"] == 0
 
 
 def test_a_revoked_token_is_refused_with_its_reason(db):
-    board = numbered(create_clock_event(2, slug="hot-revoked"), 1)
+    board = started(create_clock_event(2, slug="hot-revoked"), 1)
     revoke_token(board)
     with pytest.raises(TokenRefused, match="withdrawn"):
-        access.press_check(board.pk, board.token)
+        device_press(board)
+    with pytest.raises(TokenRefused, match="withdrawn"):  # an arbiter's session too
+        device_press(board, guarded=False)
+    assert services.snapshot(board)["press_number"] == 0
 
 
 # --- presses on their own threads -------------------------------------------------------------

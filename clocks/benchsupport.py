@@ -7,6 +7,7 @@ management command must not import from the test suite; the tests import it from
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from django.conf import settings
 from django.core.management.base import CommandError
 from django.db import transaction
 
+from clocks.core.clock import ClockState
 from tournament import services as event_services
 from tournament.models import Round
 
@@ -198,3 +200,21 @@ def cpu_text(cpu: list[float], wall: float) -> str:
     return ("server CPU: " + ", ".join(f"worker {i + 1} {c / wall * 100:.0f}%"
                                        for i, c in enumerate(cpu))
             + f" of one core over {wall:.0f} s")
+
+
+def reference_ms() -> float:
+    """The CPU time of one fixed piece of pure Python (additions and a clock snapshot encoded
+    to JSON, the interpreter's everyday work), fastest of three tries: how fast this machine
+    ran when the benchmark did. Machines of one kind, and one machine from one minute to the
+    next, differ by up to three times (docs/benchmarks.md), and every CPU figure with them, so
+    the benchmarks print it beside their figures."""
+    snapshot = ClockState.new("600").start(0).snapshot(1_000)
+    tries = []
+    for _try in range(3):
+        began, total = time.process_time(), 0
+        for n in range(200_000):
+            total += n
+        for _n in range(5_000):
+            json.dumps(snapshot)
+        tries.append((time.process_time() - began) * 1000)
+    return min(tries)

@@ -358,8 +358,11 @@ def publish(messages: Iterable[tuple[int, int, dict[str, Any]]],
     events, halls = [], {}
     for board_id, round_id, snap in messages:
         text = snapshot_json(snap)
-        events.append((board_group(board_id), {"type": "clock.snapshot", "clock": snap,
-                                               "json": text, **attached.get(board_id, {})}))
+        # the text only, and the version to order by: every receiving worker decodes the
+        # message, and no socket needs the snapshot as a dictionary
+        events.append((board_group(board_id), {"type": "clock.snapshot", "version":
+                                               snap["version"], "json": text,
+                                               **attached.get(board_id, {})}))
         halls.setdefault(round_id, []).append((board_id, snap["version"], text))
     broadcast(events)
     hall_feed.send(halls)

@@ -73,7 +73,7 @@ class GameSocket(ClockSocket):
         it carries is not sent again on its own."""
         if self.withdrawn:
             return
-        version = event["clock"]["version"]
+        version = event["version"]
         views = event.get("views")
         if views is not None:
             self.clock_version = max(self.clock_version, version)
@@ -81,7 +81,7 @@ class GameSocket(ClockSocket):
         if version <= self.clock_version:
             return
         self.clock_version = version
-        await self.send_json({"type": "clock", "clock": event["clock"]})
+        await self.send(text_data='{"type":"clock","clock":' + event["json"] + "}")
 
     async def receive_json(self, content, **kwargs):
         kind = content["type"]

@@ -40,6 +40,7 @@ from clocks.benchsupport import (
     delete_event,
     latency_text,
     percentile,
+    reference_ms,
 )
 from tournament.site import worker_gc
 
@@ -294,6 +295,7 @@ class Command(BaseCommand):
         if o["profile"] and (urls or not benchprofile.available()):
             raise CommandError("--profile needs py-spy (requirements-dev.txt) and workers "
                                "started here (not --url)")
+        reference = [reference_ms()]
         slug = f"bench-{int(time.time())}"
         cookie, user = arbiter_cookie(slug)
         round_ = create_clock_event(o["boards"], arbiter=user, slug=slug, time_control="3600",
@@ -321,7 +323,8 @@ class Command(BaseCommand):
         finally:
             if not o["keep"]:
                 delete_event(round_)
-        self.report(load, result, cpu, wall, client_cpu, phase)
+        reference.append(reference_ms())
+        self.report(load, result, cpu, wall, client_cpu, phase, reference)
 
     def press_path(self, games: int, presses: int, measured: bool = False) -> None:
         """The press path alone: ``services.press`` (lock, core, save, log, publish) timed in
@@ -364,7 +367,7 @@ class Command(BaseCommand):
                           f"load average: {os.getloadavg()[0]:.1f}")
 
     def report(self, load: Load, result: dict, cpu: list[float], wall: float,
-               client_cpu: float, phase: PressPhase) -> None:
+               client_cpu: float, phase: PressPhase, reference: list[float]) -> None:
         lat, hall = load.latencies, load.hall_staleness
         w = self.stdout.write
         w(f"sockets: {result['sockets']}, presses sent: {result['presses']}, accepted: "
@@ -394,6 +397,8 @@ class Command(BaseCommand):
             w(f"stacks: {', '.join(str(f) for f in phase.files)}")
         # the load runs on the same cores: a saturated client would inflate the latencies
         w(f"benchmark client CPU: {client_cpu / wall * 100:.0f}% of one core")
+        w(f"machine reference (benchsupport.reference_ms, lower is faster): "
+          f"{reference[0]:.0f} ms before, {reference[1]:.0f} ms after")
         if load.errors:
             w(f"errors: {len(load.errors)} (first: {load.errors[0]})")
         w(f"p50_ms: {percentile(lat, 50):.1f}")

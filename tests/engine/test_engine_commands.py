@@ -75,7 +75,7 @@ def test_verify_log_as_a_real_process(finished: tuple) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,
         check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -88,7 +88,7 @@ def test_verify_log_as_a_real_process(finished: tuple) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,
         check=False,
     )
     assert done.returncode == 1 and "claim" in done.stderr

@@ -35,8 +35,10 @@ def production_env(tmp_path: Path, **overrides: str) -> dict[str, str]:
 
 
 def manage(env, *args) -> subprocess.CompletedProcess:
+    # a guard against a hung command, not a speed limit: collectstatic compresses every static
+    # file, which took over two minutes on a slow 2-core machine beside the rest of the suite
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
 
 
 def test_check_deploy_is_clean_with_the_production_variables(tmp_path):

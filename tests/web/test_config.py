@@ -96,7 +96,7 @@ def _start(env_overrides: dict[str, str], *args: str,
     env.update(env_overrides)
     return subprocess.run(
         [sys.executable, "manage.py", command, *args], cwd=ROOT, env=env,
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=300,
     )
 
 

@@ -62,7 +62,7 @@ class PressVet:
         players may not press it themselves, or None. ``values``: ``columns`` as read."""
         if not _opens(values or None, self.token):
             board_for_token(self.token)
-        held = iter(values[len(_TOKEN_COLUMNS):] if values else [True] * len(self.columns))
+        held = iter(values[len(_TOKEN_COLUMNS):] if values else [True] * len(self.guards))
         for guard, sql in self.guards:
             if sql is None or next(held):
                 answer = guard(board_id)

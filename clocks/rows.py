@@ -42,6 +42,7 @@ _UPDATED = ("state", "version", "deadline_ms", "updated_at")
 
 SQL = os.environ.get("CLOCK_PRESS_SQL", "1") != "0"
 
+
 class LogRow(NamedTuple):
     """One clock log entry as written: the ``ClockLogEntry`` columns but its id, its clock
     and ``created_at``, which ``save`` fills in."""
@@ -66,17 +67,19 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+def _round_join() -> str:
+    """The board ``b``'s round ``r``, which ``PressVet``'s columns read beside the board."""
+    return f"JOIN {_q(Round._meta.db_table)} r ON r.{_q('id')} = b.{_q('round_id')}"
+
+
 def _board_tables() -> str:
-    """The board ``b`` and its round ``r``, which ``PressVet``'s columns read."""
-    return (f"{_q(Board._meta.db_table)} b JOIN {_q(Round._meta.db_table)} r "
-            f"ON r.{_q('id')} = b.{_q('round_id')}")
+    return f"{_q(Board._meta.db_table)} b {_round_join()}"
 
 
 def _clock_tables() -> str:
     """The clock ``c`` with its board ``b`` and the board's round ``r``."""
     return (f"{_q(Clock._meta.db_table)} c JOIN {_q(Board._meta.db_table)} b "
-            f"ON b.{_q('id')} = c.{_q('board_id')} JOIN {_q(Round._meta.db_table)} r "
-            f"ON r.{_q('id')} = b.{_q('round_id')}")
+            f"ON b.{_q('id')} = c.{_q('board_id')} {_round_join()}")
 
 
 @cache

@@ -95,6 +95,11 @@ async def test_invalid_or_revoked_token_is_refused_with_the_reason(board):
     assert error["fatal"] and "not valid" in error["message"]
     closed = await stranger.receive_output(timeout=3)
     assert (closed["type"], closed["code"]) == ("websocket.close", 4403)
+    # the page's heartbeat sent before it read the close: no answer, no failure
+    await stranger.send_to(text_data='{"type":"ping"}')
+    assert await stranger.receive_nothing(timeout=0.3)
+    await stranger.send_input({"type": "websocket.disconnect", "code": 4403})
+    await stranger.wait(timeout=3)  # the consumer ended without an error
 
     await database_sync_to_async(revoke_token)(board)
     revoked = await connect(f"/ws/board/{board.token}/")

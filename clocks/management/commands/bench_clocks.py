@@ -5,10 +5,12 @@ or targets running servers (``--url``, which must use the same database: the ben
 its event there). Then: an event with ``--boards`` games in a published round, all clocks
 started; two player sockets per board (on different workers when there are several), spectator
 sockets spread over the boards, five arbiter hall views with an arbiter's session. Each board
-presses at a human pace (a random 2–6 s per turn) for ``--seconds``. Reported: latency from
-sending a press to its snapshot arriving at each player and spectator of the board (p50, p95,
-p99, max), deliveries lost, how stale the hall views get, and the servers' CPU. The last lines
-are ``p50_ms: X``, ``p99_ms: X`` and ``lost: N`` for scripts.
+presses at a human pace (a random 2–6 s per turn) for ``--seconds``, each press as the board
+page sends it (with the time the device measured; the server answers each) unless
+``--plain-presses``, and each player socket pings as the page does unless ``--no-heartbeat``.
+Reported: latency from sending a press to its snapshot arriving at each player and spectator of
+the board (p50, p95, p99, max), deliveries lost, how stale the hall views get, and the servers'
+CPU. The last lines are ``p50_ms: X``, ``p99_ms: X`` and ``lost: N`` for scripts.
 
 Only 127.0.0.1 is ever contacted. The event and the server processes come from
 ``clocks/benchsupport.py``, which the live-server tests reuse.
@@ -24,6 +26,7 @@ import os
 import random
 import statistics
 import time
+from collections import Counter
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -65,9 +68,11 @@ class Load:
 
     def __init__(self, urls: list[str], boards: list[tuple[int, str]], round_id: int,
                  spectators: int, halls: int, cookie: str, gaps: tuple[float, float],
-                 heartbeat: bool = True) -> None:
+                 heartbeat: bool = True, measured: bool = True) -> None:
         self.urls, self.boards, self.round_id = urls, boards, round_id
-        self.heartbeat = heartbeat
+        self.heartbeat, self.measured = heartbeat, measured
+        self.turn_began: dict[int, float] = {}  # board -> its last press, on this device's clock
+        self.answers: Counter[str] = Counter()  # the "pressed" answers by status
         self.last_message: dict[int, float] = {}  # player socket id -> last message received
         self.pings = 0
         self.spectators, self.halls, self.cookie, self.gaps = spectators, halls, cookie, gaps
@@ -111,8 +116,10 @@ class Load:
                 if sock_id in self.last_message:
                     self.last_message[sock_id] = time.perf_counter()
                 data = json.loads(raw)
-                if data["type"] in ("snapshot", "ignored"):
+                if data["type"] in ("snapshot", "ignored", "pressed"):
                     self.seen(sock_id, data["clock"])
+                    if data["type"] == "pressed":
+                        self.answers[data["status"]] += 1
                 elif data["type"] == "hall":
                     now = time.perf_counter()
                     for snap in data["boards"]:
@@ -156,10 +163,15 @@ class Load:
             if snap and snap.get("running") in sockets and not snap.get("finished"):
                 number = snap["press_number"]
                 if (board, number + 1) not in self.sent:
-                    self.sent[(board, number + 1)] = time.perf_counter()
+                    now = self.sent[(board, number + 1)] = time.perf_counter()
+                    press = {"type": "press", "side": snap["running"], "press": number}
+                    if self.measured:  # as the board page sends it: what the device measured
+                        began = self.turn_began.get(board, now)
+                        press |= {"elapsed_ms": round((now - began) * 1000),
+                                  "epoch": snap.get("epoch") or 0}
+                    self.turn_began[board] = now
                     try:
-                        await sockets[snap["running"]].send(json.dumps(
-                            {"type": "press", "side": snap["running"], "press": number}))
+                        await sockets[snap["running"]].send(json.dumps(press))
                     except Exception as error:  # a closed socket: reported, board stops
                         self.errors.append(f"press on board {board}: {error!r}")
                         return
@@ -275,6 +287,9 @@ class Command(BaseCommand):
         parser.add_argument("--no-heartbeat", dest="heartbeat", action="store_false",
                             help="player sockets do not ping as the board page does (each "
                                  "then reads as offline in the hall after 3 s)")
+        parser.add_argument("--plain-presses", dest="measured_presses", action="store_false",
+                            help="presses without the device's measurement, answered only "
+                                 "when ignored (the load before the board page measured them)")
         parser.add_argument("--profile", type=Path, metavar="FOLDER",
                             help="sample each started worker with py-spy over the presses; "
                                  "prints the CPU per press by category and keeps the stacks "
@@ -311,7 +326,8 @@ class Command(BaseCommand):
                     f"press path {'SQL' if rows.SQL else 'ORM'}")
                 cpu_before = [s.cpu_seconds() for s in servers]
                 load = Load(urls, boards, round_.pk, o["spectators"], o["halls"], cookie,
-                            (o["min_gap"], o["max_gap"]), o["heartbeat"])
+                            (o["min_gap"], o["max_gap"]), o["heartbeat"],
+                            o["measured_presses"])
                 phase = PressPhase(servers, o["profile"])
                 wall, client_cpu = time.perf_counter(), time.process_time()
                 result = asyncio.run(load.run(o["seconds"], self.stdout.write, phase))
@@ -377,6 +393,11 @@ class Command(BaseCommand):
             f"{percentile(part, 99):.0f}" for part in load.windows(5.0)))
         if load.heartbeat:
             w(f"heartbeat pings: {load.pings / max(1.0, phase.wall):.0f} a second")
+        if load.measured:
+            w("presses measured by the device, answered: " + (", ".join(
+                f"{status} {n}" for status, n in sorted(load.answers.items())) or "none"))
+        else:
+            w("presses plain (no measurement, no answer)")
         if hall:
             w(f"hall staleness ms (press -> hall view): p50 {percentile(hall, 50):.0f}, "
               f"p99 {percentile(hall, 99):.0f}, max {max(hall):.0f}, mean "

@@ -71,7 +71,8 @@ class Load:
                  heartbeat: bool = True, measured: bool = True) -> None:
         self.urls, self.boards, self.round_id = urls, boards, round_id
         self.heartbeat, self.measured = heartbeat, measured
-        self.turn_began: dict[int, float] = {}  # board -> its last press, on this device's clock
+        # board -> when its running turn began on this device's clock, as the page reads it
+        self.turn_began: dict[int, float] = {}
         self.answers: Counter[str] = Counter()  # the "pressed" answers by status
         self.last_message: dict[int, float] = {}  # player socket id -> last message received
         self.pings = 0
@@ -103,6 +104,11 @@ class Load:
         board, number = snap["board"], snap["press_number"]
         if snap["version"] >= self.latest.get(board, {}).get("version", -1):
             self.latest[board] = snap
+            # the board page's model (static/js/clock.js, fromSnapshot): the turn began its
+            # elapsed time and the snapshot's age before now (one machine: one wall clock)
+            age_ms = max(0.0, time.time() * 1000 - snap["server_time_ms"])
+            self.turn_began[board] = time.perf_counter() - (
+                snap["turn_elapsed_ms"] + age_ms) / 1000
         key = (sock_id, board, number)
         if (board, number) in self.sent and key not in self.received:
             self.received.add(key)
@@ -166,10 +172,8 @@ class Load:
                     now = self.sent[(board, number + 1)] = time.perf_counter()
                     press = {"type": "press", "side": snap["running"], "press": number}
                     if self.measured:  # as the board page sends it: what the device measured
-                        began = self.turn_began.get(board, now)
-                        press |= {"elapsed_ms": round((now - began) * 1000),
+                        press |= {"elapsed_ms": round((now - self.turn_began[board]) * 1000),
                                   "epoch": snap.get("epoch") or 0}
-                    self.turn_began[board] = now
                     try:
                         await sockets[snap["running"]].send(json.dumps(press))
                     except Exception as error:  # a closed socket: reported, board stops

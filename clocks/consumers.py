@@ -268,11 +268,15 @@ class BoardSocket(ClockSocket):
                 message = await receive()
                 if message.get("text") != PING or message["type"] != "websocket.receive":
                     return message
-                if not self.refused:
-                    await send({"type": "websocket.send", "text": PONG})
-                    await self.heard()
+                await self.heartbeat()
 
         return await super().__call__(scope, receive_past_heartbeat, send)
+
+    async def heartbeat(self) -> None:
+        """Answer a ping, unless the socket was refused (its close not yet read)."""
+        if not self.refused:
+            await self.send(text_data=PONG)
+            await self.heard()
 
     async def receive_json(self, content, **kwargs):
         kind = content["type"]
@@ -295,8 +299,7 @@ class BoardSocket(ClockSocket):
                 return await self.reply(outcome)
             return await self.send_json(press_reply(side, number, outcome))
         if kind == "ping":  # the heartbeat written otherwise (the page's: ``__call__``)
-            await self.send(text_data=PONG)
-            return await self.heard()
+            return await self.heartbeat()
         if kind in ARBITER_COMMANDS:
             return await self.arbiter_command(self.board, content)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})

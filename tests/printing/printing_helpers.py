@@ -62,10 +62,10 @@ def decode_qr(pdf: bytes, page: int, tmp_path: Path, *, top: float = 1.0,
                     "QR codes: apt-get install poppler-utils zbar-tools")
     source = tmp_path / "doc.pdf"
     source.write_bytes(pdf)
-    found = _decode(source, pdf_sizes(pdf)[page - 1], page, top, 200)
+    size = pdf_sizes(pdf)[page - 1]
+    found = _decode(source, size, page, top, 200)
     if len(found) < expect:
-        found += [url for url in _decode(source, pdf_sizes(pdf)[page - 1], page, top, 300)
-                  if url not in found]
+        found += [url for url in _decode(source, size, page, top, 300) if url not in found]
     return found
 
 

@@ -86,6 +86,7 @@ class Load:
         self.latest: dict[int, dict] = {}
         self.stop = asyncio.Event()
         self.errors: list[str] = []
+        self.reconnected: dict[str, list[float]] = {}  # ``reconnect``'s timings, by what
 
     def ws_url(self, index: int, path: str) -> str:
         base = urlparse(self.urls[index % len(self.urls)])
@@ -182,16 +183,55 @@ class Load:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), rng.uniform(*self.gaps))
 
-    async def run(self, seconds: float, out, phase: PressPhase) -> dict:
-        sockets, tasks, sock_id = [], [], 0
+    async def reconnect(self, players: dict[int, tuple[int, str]], sockets: dict[int, object],
+                        tasks: list[asyncio.Task], phase: Phase, seconds: float) -> None:
+        """A hall's Wi-Fi back after an outage: every player socket drops at once without a
+        closing handshake (as the page drops a silent one), and its page opens a new one under
+        the same page id after the page's backoff (static/js/clock.js: 0.5 s, 1 s, 2 s, 4 s,
+        each ±25 %), trying again until one opens and the snapshot sent on connect arrives.
+        Timed per page: the drop to that snapshot (the clock live again). The servers' CPU is
+        taken over ``seconds`` from the drop, so that it holds the closed sockets' reports."""
+        rng = random.Random(11)
+        phase.begin(seconds)
+        dropped = time.perf_counter()
+        for sock_id in players:
+            sockets[sock_id].transport.abort()
+        attempts = self.reconnected.setdefault("attempts", [])
+
+        async def come_back(sock_id: int, index: int, path: str) -> None:
+            for attempt in range(30):
+                delay = min(4.0, 0.5 * 2 ** attempt)
+                await asyncio.sleep(delay * rng.uniform(0.75, 1.25))
+                try:  # the page gives a handshake 5 s
+                    ws = await asyncio.wait_for(self.open(index, path), 5.0)
+                    json.loads(await ws.recv())  # the snapshot on connect
+                except Exception:
+                    continue
+                attempts.append(attempt + 1)
+                self.reconnected.setdefault("live", []).append(
+                    (time.perf_counter() - dropped) * 1000)
+                sockets[sock_id] = ws
+                tasks.append(asyncio.create_task(self.listen(sock_id, ws)))
+                return
+            self.errors.append(f"reconnect {sock_id}: not back after 30 attempts")
+
+        await asyncio.gather(*(come_back(s, i, path) for s, (i, path) in players.items()))
+        await asyncio.sleep(max(0.0, seconds - (time.perf_counter() - dropped)))
+        phase.end()
+
+    async def run(self, seconds: float, out, phase: Phase, storm: Phase | None = None,
+                  storm_seconds: float = 0) -> dict:
+        sockets: dict[int, object] = {}
+        tasks, sock_id = [], 0
         players: dict[int, object] = {}  # filled as they open: the page pings from the start
         # without a heartbeat every board socket reads as offline after links.SILENT_MS
         heart = asyncio.create_task(self.pinger(players if self.heartbeat else {}))
         per_board: dict[int, dict[str, object]] = {}
         plan: list[tuple[int, str, str | None, int | None, str | None]] = []
-        for i, (board, token) in enumerate(self.boards):
-            plan += [(i, f"/ws/board/{token}/", None, board, "A"),
-                     (i + 1, f"/ws/board/{token}/", None, board, "B")]
+        paths: dict[int, tuple[int, str]] = {}  # player socket -> its worker, its page's path
+        for i, (board, token) in enumerate(self.boards):  # ?page=: the page's id (clock.js)
+            plan += [(i, f"/ws/board/{token}/?page=bench{2 * i:07d}", None, board, "A"),
+                     (i + 1, f"/ws/board/{token}/?page=bench{2 * i + 1:07d}", None, board, "B")]
         for s in range(self.spectators):
             board = self.boards[s % len(self.boards)][0]
             plan.append((s, f"/ws/spectate/{board}/", None, board, None))
@@ -201,14 +241,15 @@ class Load:
         for chunk in range(0, len(plan), 50):
             opened = await asyncio.gather(*(self.open(i, path, cookie)
                                             for i, path, cookie, _b, _s in plan[chunk:chunk + 50]))
-            for ws, (_i, _path, _cookie, board, side) in zip(opened, plan[chunk:chunk + 50],
-                                                             strict=True):
-                sockets.append(ws)
+            for ws, (i, path, _cookie, board, side) in zip(opened, plan[chunk:chunk + 50],
+                                                           strict=True):
+                sockets[sock_id] = ws
                 if board is not None:
                     self.expected[board] = self.expected.get(board, 0) + 1
                 if side is not None:
                     per_board.setdefault(board, {})[side] = ws
                     players[sock_id] = ws
+                    paths[sock_id] = (i, path)
                     self.last_message[sock_id] = time.perf_counter()
                 tasks.append(asyncio.create_task(self.listen(sock_id, ws)))
                 sock_id += 1
@@ -226,7 +267,9 @@ class Load:
         await asyncio.gather(*pressers, heart)
         await asyncio.sleep(2.0)  # deliveries still in flight
         phase.end()
-        for ws in sockets:
+        if storm is not None:
+            await self.reconnect(paths, sockets, tasks, storm, storm_seconds)
+        for ws in sockets.values():
             await ws.close()
         await asyncio.gather(*tasks, return_exceptions=True)
         gc.set_threshold(*thresholds)
@@ -240,9 +283,10 @@ class Load:
                 "lost": expected - received, "sockets": len(sockets)}
 
 
-class PressPhase:
-    """The servers' CPU over the presses alone (from the first press to the last delivery), and
-    the profile of that phase when asked for (``clocks/benchprofile.py``)."""
+class Phase:
+    """The servers' CPU over one phase of the run (the presses, from the first to the last
+    delivery; ``--reconnect``'s storm), and its profile when asked for
+    (``clocks/benchprofile.py``)."""
 
     def __init__(self, servers: list, profile: Path | None) -> None:
         self.servers, self.profile = servers, profile
@@ -298,6 +342,11 @@ class Command(BaseCommand):
                             help="sample each started worker with py-spy over the presses; "
                                  "prints the CPU per press by category and keeps the stacks "
                                  "in FOLDER (clocks/benchprofile.py)")
+        parser.add_argument("--reconnect", type=float, default=0, metavar="SECONDS",
+                            help="after the presses, every player socket drops and its page "
+                                 "opens a new one (a hall's Wi-Fi back); prints the handshake "
+                                 "times and the servers' CPU over SECONDS from the drop per "
+                                 "reconnection (profiled into FOLDER/reconnect with --profile)")
         parser.add_argument("--press-path", type=int, default=0, metavar="GAMES",
                             help="instead of the socket load: time GAMES games of --presses "
                                  "presses in this process through each press path "
@@ -332,9 +381,12 @@ class Command(BaseCommand):
                 load = Load(urls, boards, round_.pk, o["spectators"], o["halls"], cookie,
                             (o["min_gap"], o["max_gap"]), o["heartbeat"],
                             o["measured_presses"])
-                phase = PressPhase(servers, o["profile"])
+                phase = Phase(servers, o["profile"])
+                storm = Phase(servers, o["profile"] and o["profile"] / "reconnect") if (
+                    o["reconnect"]) else None
                 wall, client_cpu = time.perf_counter(), time.process_time()
-                result = asyncio.run(load.run(o["seconds"], self.stdout.write, phase))
+                result = asyncio.run(load.run(o["seconds"], self.stdout.write, phase, storm,
+                                              o["reconnect"]))
                 wall, client_cpu = time.perf_counter() - wall, time.process_time() - client_cpu
                 cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
                 if load.errors:
@@ -345,6 +397,8 @@ class Command(BaseCommand):
                 delete_event(round_)
         reference.append(reference_ms())
         self.report(load, result, cpu, wall, client_cpu, phase, reference)
+        if storm is not None:
+            self.report_reconnect(load, storm)
 
     def press_path(self, games: int, presses: int, measured: bool = False) -> None:
         """The press path alone: ``services.press`` (lock, core, save, log, publish) timed in
@@ -387,7 +441,7 @@ class Command(BaseCommand):
                           f"load average: {os.getloadavg()[0]:.1f}")
 
     def report(self, load: Load, result: dict, cpu: list[float], wall: float,
-               client_cpu: float, phase: PressPhase, reference: list[float]) -> None:
+               client_cpu: float, phase: Phase, reference: list[float]) -> None:
         lat, hall = load.latencies, load.hall_staleness
         w = self.stdout.write
         w(f"sockets: {result['sockets']}, presses sent: {result['presses']}, accepted: "
@@ -429,3 +483,19 @@ class Command(BaseCommand):
         w(f"p50_ms: {percentile(lat, 50):.1f}")
         w(f"p99_ms: {percentile(lat, 99):.1f}")
         w(f"lost: {result['lost']}")
+
+    def report_reconnect(self, load: Load, storm: Phase) -> None:
+        w = self.stdout.write
+        done = load.reconnected.get("live", [])
+        w(f"reconnect: {len(done)} player sockets dropped and opened again")
+        if done:
+            tries = Counter(load.reconnected["attempts"])
+            w("  attempts needed: " + ", ".join(f"{n}: {tries[n]}" for n in sorted(tries)))
+            w(f"  drop -> snapshot on the new socket ms: {latency_text(done)}")
+            w("  " + cpu_text(storm.cpu, storm.wall))
+            w(f"  server CPU per reconnection: {sum(storm.cpu) / len(done) * 1000:.2f} ms")
+        if storm.files:
+            w("  where it goes, ms per reconnection (py-spy, both workers):")
+            for name, ms, share in benchprofile.breakdown(storm.files, len(done)):
+                w(f"    {ms:6.2f}  {share:5.1%}  {name}")
+            w(f"  stacks: {', '.join(str(f) for f in storm.files)}")

@@ -26,6 +26,7 @@ from django.db import transaction
 from clocks.core.clock import ClockState
 from tournament import services as event_services
 from tournament.models import Round
+from tournament.site.daphne_command import daphne_arguments
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 
@@ -80,10 +81,8 @@ def database_url(db: dict) -> str:
 
 
 def _daphne(port: int) -> list[str]:
-    limit = str(settings.WEBSOCKET_SERVER_LIMIT)  # as docs/deployment.md starts it
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-            "--websocket-max-message-size", limit, "--websocket-max-frame-size", limit,
-            "tournament.asgi:application"]
+    # as docs/deployment.md starts it
+    return [sys.executable, "-m", "daphne", *daphne_arguments("127.0.0.1", port)]
 
 
 def _uvicorn(port: int) -> list[str]:

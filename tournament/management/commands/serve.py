@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from tournament.config import hall_addresses
+from tournament.site.daphne_command import daphne_arguments
 
 
 class Command(BaseCommand):
@@ -38,4 +39,4 @@ class Command(BaseCommand):
             self.stdout.write(self.style.WARNING(
                 "DEBUG is on: error pages show the settings and every address to anyone on "
                 "the network. Use it for development only."))
-        CommandLineInterface().run(["-b", bind, "-p", str(port), "tournament.asgi:application"])
+        CommandLineInterface().run(daphne_arguments(bind, port))

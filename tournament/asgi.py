@@ -20,17 +20,20 @@ from clocks.flagtimer import FlagTimerMiddleware  # noqa: E402
 from clocks.routing import websocket_urlpatterns as clock_routes  # noqa: E402
 from games.routing import websocket_urlpatterns as game_routes  # noqa: E402
 from tournament.site import worker_gc  # noqa: E402
+from tournament.site.websocket_admission import AdmissionGate  # noqa: E402
 from tournament.site.websocket_origin import SameOriginValidator  # noqa: E402
 
+# Handshakes go through a few at a time (tournament/site/websocket_admission.py), so that a
+# hall reconnecting at once gets its sockets back instead of every handshake timing out.
 # The flag timer wrapper starts the embedded flag timer in this process's event loop (unless
 # FLAG_TIMER is off) and answers ASGI lifespan events; see clocks/flagtimer.py.
 application = FlagTimerMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": SameOriginValidator(
+            "websocket": AdmissionGate(SameOriginValidator(
                 AuthMiddlewareStack(URLRouter(clock_routes + game_routes))
-            ),
+            )),
         }
     )
 )

@@ -386,12 +386,24 @@ class BoardConsumer(BoardSocket):
             return await self.refuse(str(refused))
         await self.accept()
         await self.join(services.board_group(self.board.pk))
-        await self.send_snapshot()
         self.device = page_id(self.scope)
         self.last_heard = services.now_ms()
-        await self.report_link()
+        snap = await database_sync_to_async(self._opened)()
+        await self.send_json({"type": "snapshot", "clock": snap})
         # from the start: a Wi-Fi that drops before the page's first ping is an outage too
         SilenceWatch.of_this_loop().add(self)
+
+    def _opened(self) -> dict[str, Any]:
+        """The socket's link reported live, and the snapshot it starts from read from the
+        clock row that report locked (after joining the board's group, so no press is
+        missed): one call on the database thread where there were two, which a hall
+        reconnecting at once queues by the thousand (docs/benchmarks.md)."""
+        now = services.now_ms()
+        clock = links.socket_state(self.board.pk, self.board.round_id, self.channel_name, now,
+                                   device=self.device)
+        if clock is None:  # the row is gone: the snapshot says what a reader would see
+            return services.snapshot(self.board, now)
+        return services.payload(self.board, clock.core, now)
 
     async def report_link(self, silent_since: int | None = None, gone: bool = False) -> None:
         await database_sync_to_async(links.socket_state)(

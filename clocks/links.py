@@ -53,31 +53,34 @@ def public(link: dict[str, Any]) -> dict[str, Any]:
             "marked": link.get("marked", 0), "notes": link.get("notes", [])}
 
 
-def _update(board_id: int, round_id: int, change) -> None:
+def _update(board_id: int, round_id: int, change) -> Clock | None:
     """Change the board's link under the clock row's lock; tell the hall if what it shows
-    changed."""
+    changed. Returns the clock row as it was locked (with the new link), None if missing."""
     with transaction.atomic():
         clock = Clock.objects.select_for_update().filter(board_id=board_id).first()
         if clock is None:
-            return
+            return None
         before = public(clock.link)
         link = change(dict(clock.link))
         if link == clock.link:
-            return
+            return clock
         Clock.objects.filter(pk=clock.pk).update(link=link)
+        clock.link = link
         after = public(link)
         if after != before:
             event = {"type": "clock.link", "board": board_id, "link": after}
             transaction.on_commit(
                 lambda: services.broadcast([(services.round_group(round_id), event)]),
                 robust=True)
+    return clock
 
 
 def socket_state(board_id: int, round_id: int, channel: str, now: int,
                  silent_since: int | None = None, gone: bool = False,
-                 device: str | None = None) -> None:
+                 device: str | None = None) -> Clock | None:
     """A board socket opened or heard again (live), went silent since ``silent_since``, or
-    closed (``gone``); one that opens for ``device`` replaces that page's older sockets."""
+    closed (``gone``); one that opens for ``device`` replaces that page's older sockets.
+    Returns the clock row the report locked (``_update``)."""
 
     def change(link: dict[str, Any]) -> dict[str, Any]:
         sockets = dict(link.get("sockets", {}))
@@ -107,7 +110,7 @@ def socket_state(board_id: int, round_id: int, channel: str, now: int,
             link["since_ms"] = max(silent) if silent else now
         return link
 
-    _update(board_id, round_id, change)
+    return _update(board_id, round_id, change)
 
 
 def mark(board_id: int, round_id: int, note: str) -> None:

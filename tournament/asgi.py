@@ -12,7 +12,6 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
@@ -22,6 +21,7 @@ from games.routing import websocket_urlpatterns as game_routes  # noqa: E402
 from tournament.site import worker_gc  # noqa: E402
 from tournament.site.websocket_admission import AdmissionGate  # noqa: E402
 from tournament.site.websocket_origin import SameOriginValidator  # noqa: E402
+from tournament.site.websocket_user import user_middleware_stack  # noqa: E402
 
 # Handshakes go through a few at a time (tournament/site/websocket_admission.py), so that a
 # hall reconnecting at once gets its sockets back instead of every handshake timing out.
@@ -32,7 +32,7 @@ application = FlagTimerMiddleware(
         {
             "http": django_asgi_app,
             "websocket": AdmissionGate(SameOriginValidator(
-                AuthMiddlewareStack(URLRouter(clock_routes + game_routes))
+                user_middleware_stack(URLRouter(clock_routes + game_routes))
             )),
         }
     )

@@ -75,7 +75,7 @@ class Load:
         self.turn_began: dict[int, float] = {}
         self.answers: Counter[str] = Counter()  # the "pressed" answers by status
         self.last_message: dict[int, float] = {}  # player socket id -> last message received
-        self.pings = 0
+        self.pings = self.pings_pressing = 0  # pings sent; those by the end of the presses
         self.spectators, self.halls, self.cookie, self.gaps = spectators, halls, cookie, gaps
         self.sent: dict[tuple[int, int], float] = {}  # (board, press number) -> send time
         self.expected: dict[int, int] = {}  # board -> sockets that must see its presses
@@ -84,7 +84,8 @@ class Load:
         self.received: set[tuple[int, int, int]] = set()  # (socket id, board, press number)
         self.hall_staleness: list[float] = []
         self.latest: dict[int, dict] = {}
-        self.stop = asyncio.Event()
+        self.stop = asyncio.Event()  # the presses end
+        self.quiet = asyncio.Event()  # the heartbeat ends (after ``reconnect``)
         self.errors: list[str] = []
         self.reconnected: dict[str, list[float]] = {}  # ``reconnect``'s timings, by what
 
@@ -152,7 +153,7 @@ class Load:
     async def pinger(self, players: dict[int, object]) -> None:
         """The board page's heartbeat (static/js/clock.js): every 250 ms, a ping from each
         player socket that has received nothing for 750 ms."""
-        while not self.stop.is_set():
+        while not self.quiet.is_set():
             now = time.perf_counter()
             for sock_id, ws in players.items():
                 if now - self.last_message[sock_id] >= 0.75:
@@ -161,7 +162,7 @@ class Load:
                     with contextlib.suppress(Exception):  # a closed socket: the listener says
                         await ws.send('{"type":"ping"}')
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stop.wait(), 0.25)
+                await asyncio.wait_for(self.quiet.wait(), 0.25)
 
     async def presser(self, board: int, sockets: dict[str, object], rng: random.Random) -> None:
         await asyncio.sleep(rng.uniform(0, self.gaps[1]))
@@ -183,18 +184,21 @@ class Load:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), rng.uniform(*self.gaps))
 
-    async def reconnect(self, players: dict[int, tuple[int, str]], sockets: dict[int, object],
-                        tasks: list[asyncio.Task], phase: Phase, seconds: float) -> None:
+    async def reconnect(self, paths: dict[int, tuple[int, str]], sockets: dict[int, object],
+                        pinged: dict[int, object], tasks: list[asyncio.Task], phase: Phase,
+                        seconds: float) -> None:
         """A hall's Wi-Fi back after an outage: every player socket drops at once without a
         closing handshake (as the page drops a silent one), and its page opens a new one under
         the same page id after the page's backoff (static/js/clock.js: 0.5 s, 1 s, 2 s, 4 s,
         each ±25 %), trying again until one opens and the snapshot sent on connect arrives.
         Timed per page: the drop to that snapshot (the clock live again). The servers' CPU is
-        taken over ``seconds`` from the drop, so that it holds the closed sockets' reports."""
+        taken over ``seconds`` from the drop, so that it holds the closed sockets' reports; the
+        new sockets ping as the page's do (``pinged``: the heartbeat's sockets), or the hall
+        would read them offline after 3 s."""
         rng = random.Random(11)
         phase.begin(seconds)
         dropped = time.perf_counter()
-        for sock_id in players:
+        for sock_id in paths:
             sockets[sock_id].transport.abort()
         attempts = self.reconnected.setdefault("attempts", [])
 
@@ -211,11 +215,14 @@ class Load:
                 self.reconnected.setdefault("live", []).append(
                     (time.perf_counter() - dropped) * 1000)
                 sockets[sock_id] = ws
+                self.last_message[sock_id] = time.perf_counter()
+                if sock_id in pinged:
+                    pinged[sock_id] = ws
                 tasks.append(asyncio.create_task(self.listen(sock_id, ws)))
                 return
             self.errors.append(f"reconnect {sock_id}: not back after 30 attempts")
 
-        await asyncio.gather(*(come_back(s, i, path) for s, (i, path) in players.items()))
+        await asyncio.gather(*(come_back(s, i, path) for s, (i, path) in paths.items()))
         await asyncio.sleep(max(0.0, seconds - (time.perf_counter() - dropped)))
         phase.end()
 
@@ -225,7 +232,8 @@ class Load:
         tasks, sock_id = [], 0
         players: dict[int, object] = {}  # filled as they open: the page pings from the start
         # without a heartbeat every board socket reads as offline after links.SILENT_MS
-        heart = asyncio.create_task(self.pinger(players if self.heartbeat else {}))
+        pinged = players if self.heartbeat else {}
+        heart = asyncio.create_task(self.pinger(pinged))
         per_board: dict[int, dict[str, object]] = {}
         plan: list[tuple[int, str, str | None, int | None, str | None]] = []
         paths: dict[int, tuple[int, str]] = {}  # player socket -> its worker, its page's path
@@ -264,11 +272,14 @@ class Load:
                     for b, s in per_board.items()]
         await asyncio.sleep(seconds)
         self.stop.set()
-        await asyncio.gather(*pressers, heart)
+        await asyncio.gather(*pressers)
         await asyncio.sleep(2.0)  # deliveries still in flight
         phase.end()
+        self.pings_pressing = self.pings
         if storm is not None:
-            await self.reconnect(paths, sockets, tasks, storm, storm_seconds)
+            await self.reconnect(paths, sockets, pinged, tasks, storm, storm_seconds)
+        self.quiet.set()
+        await heart
         for ws in sockets.values():
             await ws.close()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -450,7 +461,7 @@ class Command(BaseCommand):
         w("p99 ms by 5 s of presses: " + " ".join(
             f"{percentile(part, 99):.0f}" for part in load.windows(5.0)))
         if load.heartbeat:
-            w(f"heartbeat pings: {load.pings / max(1.0, phase.wall):.0f} a second")
+            w(f"heartbeat pings: {load.pings_pressing / max(1.0, phase.wall):.0f} a second")
         if load.measured:
             w("presses measured by the device, answered: " + (", ".join(
                 f"{status} {n}" for status, n in sorted(load.answers.items())) or "none"))
@@ -493,6 +504,9 @@ class Command(BaseCommand):
             w("  attempts needed: " + ", ".join(f"{n}: {tries[n]}" for n in sorted(tries)))
             w(f"  drop -> snapshot on the new socket ms: {latency_text(done)}")
             w("  " + cpu_text(storm.cpu, storm.wall))
+            if load.heartbeat:
+                w(f"  heartbeat pings meanwhile: "
+                  f"{(load.pings - load.pings_pressing) / storm.wall:.0f} a second")
             w(f"  server CPU per reconnection: {sum(storm.cpu) / len(done) * 1000:.2f} ms")
         if storm.files:
             w("  where it goes, ms per reconnection (py-spy, both workers):")

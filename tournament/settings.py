@@ -118,6 +118,11 @@ CHANNEL_LAYERS = channel_layers_config(ENV)
 WEBSOCKET_MESSAGE_LIMIT = 64 * 1024
 WEBSOCKET_SERVER_LIMIT = 4 * 1024 * 1024
 DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WEBSOCKET_SERVER_LIMIT
+# A worker lets this many websocket handshakes through at a time, newest first, and denies one
+# that waits 4 s (tournament/site/websocket_admission.py): a hall reconnecting at once then comes
+# back instead of every handshake timing out. A bigger machine may take more.
+_AT_ONCE = ENV.get("WEBSOCKET_HANDSHAKES_AT_ONCE", "")
+WEBSOCKET_HANDSHAKES_AT_ONCE = int(_AT_ONCE) if _AT_ONCE.isdigit() and int(_AT_ONCE) else 32
 # The throttles of the board API and the live scoresheet count here: Redis with REDIS_URL, so
 # every worker counts against one limit.
 CACHES = cache_config(ENV)

@@ -240,3 +240,66 @@ def test_an_arbiters_pause_during_the_outage_wins(venue, browser, arbiter):  # n
     hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
     context.close()
     hall_context.close()
+
+
+@pytest.fixture
+def narrow_venue():
+    """The venue, its worker letting one websocket handshake through at a time
+    (``WEBSOCKET_HANDSHAKES_AT_ONCE``; tournament/site/websocket_admission.py): the pages of a
+    whole hall reconnecting at once queue at its gate."""
+    server = AsgiServer(flag_timer=True, extra_env={"WEBSOCKET_HANDSHAKES_AT_ONCE": "1"})
+    outage = None
+    try:
+        server.wait_listening()
+        outage = Outage(server.port)
+        yield server, outage
+    finally:
+        if outage is not None:
+            outage.stop()
+        print(f"server log:\n{server.log_tail()}")
+        server.stop()
+        wait_for_other_sessions_to_end()
+
+
+def test_the_whole_halls_wifi_drops_and_every_board_comes_back(narrow_venue, browser, arbiter):  # noqa: F811
+    """Four boards and the arbiter's hall: the Wi-Fi drops for every board page at once, each
+    board plays a turn each way offline, the Wi-Fi returns and all pages reconnect together
+    through a worker that opens one socket at a time. Every page comes back, every press sits
+    where it was made, and the hall shows every board live again."""
+    server, outage = narrow_venue
+    round_ = create_clock_event(4, arbiter=arbiter, slug="wifi-hall")
+    services.start_round(round_, who=arbiter.username, user=arbiter)
+    boards = list(round_.boards.order_by("number"))
+    pages = [open_board(browser, outage, board) for board in boards]
+    hall_context, hall = open_hall(browser, server, arbiter, round_)
+    for board in boards:
+        hall.wait_for_selector(f'tr[data-board="{board.pk}"] .hall-link[data-link="live"]')
+    for _context, page in pages:
+        page.wait_for_selector(".side-A.running")
+    outage.cut()
+    for context, _page in pages:
+        context.set_offline(True)
+    for _context, page in pages:
+        page.wait_for_selector(OFFLINE, timeout=4_000)
+    hall.wait_for_selector("#hall-links:has-text('4 boards offline')")
+    clicks = []
+    for _context, page in pages:  # each board plays on offline: a turn each way
+        clicks.append([click(page, "A")])
+        page.wait_for_selector(".side-B.running")
+        clicks[-1].append(click(page, "B"))
+        page.wait_for_selector(".side-A.running")
+    outage.restore()
+    for context, _page in pages:
+        context.set_offline(False)
+    for _context, page in pages:
+        page.wait_for_selector(DRAINED, timeout=2 * TIMEOUT_MS)
+        page.wait_for_selector(CONNECTED, timeout=2 * TIMEOUT_MS)
+        page.wait_for_selector(".side-A.running")
+        assert "2 presses accepted" in page.inner_text("#clock-message")
+    for board, board_clicks in zip(boards, clicks, strict=True):
+        assert_presses_where_clicked(board, board_clicks)
+        hall.wait_for_selector(f'tr[data-board="{board.pk}"] .hall-link[data-link="live"]')
+    assert "offline" not in hall.inner_text("#hall-links")
+    for context, _page in pages:
+        context.close()
+    hall_context.close()

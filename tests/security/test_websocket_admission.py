@@ -16,8 +16,8 @@ from tournament.site.websocket_admission import AdmissionGate, Gate
 
 
 @pytest.mark.asyncio
-async def test_the_gate_gives_its_places_to_the_newest_waiter_first(monkeypatch):
-    monkeypatch.setattr(websocket_admission, "AT_ONCE", 1)
+async def test_the_gate_gives_its_places_to_the_newest_waiter_first(settings):
+    settings.WEBSOCKET_HANDSHAKES_AT_ONCE = 1
     gate = Gate()
     assert await gate.enter()
     old = asyncio.create_task(gate.enter())
@@ -33,8 +33,8 @@ async def test_the_gate_gives_its_places_to_the_newest_waiter_first(monkeypatch)
 
 
 @pytest.mark.asyncio
-async def test_a_waiter_past_its_patience_gives_up_and_leaves_no_trace(monkeypatch):
-    monkeypatch.setattr(websocket_admission, "AT_ONCE", 1)
+async def test_a_waiter_past_its_patience_gives_up_and_leaves_no_trace(monkeypatch, settings):
+    settings.WEBSOCKET_HANDSHAKES_AT_ONCE = 1
     monkeypatch.setattr(websocket_admission, "PATIENCE_S", 0.05)
     gate = Gate()
     assert await gate.enter()
@@ -56,8 +56,8 @@ class Held(AsyncWebsocketConsumer):
 
 @pytest.mark.asyncio
 async def test_a_handshake_that_waits_past_its_patience_is_denied_and_an_answer_frees_a_place(
-        monkeypatch):
-    monkeypatch.setattr(websocket_admission, "AT_ONCE", 1)
+        monkeypatch, settings):
+    settings.WEBSOCKET_HANDSHAKES_AT_ONCE = 1
     monkeypatch.setattr(websocket_admission, "PATIENCE_S", 0.2)
     Held.release = asyncio.Event()
     app = AdmissionGate(Held.as_asgi())
@@ -77,8 +77,8 @@ async def test_a_handshake_that_waits_past_its_patience_is_denied_and_an_answer_
 
 
 @pytest.mark.asyncio
-async def test_http_passes_the_gate_untouched(monkeypatch):
-    monkeypatch.setattr(websocket_admission, "AT_ONCE", 0)
+async def test_http_passes_the_gate_untouched(settings):
+    settings.WEBSOCKET_HANDSHAKES_AT_ONCE = 0
     seen = []
 
     async def inner(scope, receive, send):

@@ -8,12 +8,13 @@ daphne and the board page (static/js/clock.js) expect the handshake's answer. Ev
 then fails, the pages try again, and the worker does the same useless work once more
 (``bench_clocks --reconnect``: 0 of 2,000 sockets reopened at 1,000 boards, docs/benchmarks.md).
 
-So a worker lets ``AT_ONCE`` handshakes through at a time, each until it is answered (accepted
-or refused); what the socket does once open is not held up. The newest handshake waiting goes
-first: it has the most of its 5 s left, while the oldest would most likely be answered after its
-page gave up, the worker's time spent for nothing. A handshake that waits ``PATIENCE_S`` is
-denied unopened (HTTP 403), and its page comes back after its backoff as a new one. The hall
-then comes back at the rate the worker can open sockets (docs/benchmarks.md).
+So a worker lets ``WEBSOCKET_HANDSHAKES_AT_ONCE`` (32) handshakes through at a time, each until
+it is answered (accepted or refused); what the socket does once open is not held up. The
+newest handshake waiting goes first: it has the most of its 5 s left, while the oldest would
+most likely be answered after its page gave up, the worker's time spent for nothing. A
+handshake that waits ``PATIENCE_S`` is denied unopened (HTTP 403), and its page comes back after
+its backoff as a new one. The hall then comes back at the rate the worker can open sockets
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -21,18 +22,20 @@ from __future__ import annotations
 import asyncio
 import weakref
 
-AT_ONCE = 32  # enough to keep the database thread and the event loop busy, not a queue
+from django.conf import settings
+
 PATIENCE_S = 4.0  # daphne and the board page give a handshake 5 s
 
 ANSWERS = frozenset({"websocket.accept", "websocket.close"})
 
 
 class Gate:
-    """``AT_ONCE`` places, given to the newest waiter first; a waiter gives up after
+    """``WEBSOCKET_HANDSHAKES_AT_ONCE`` places (enough to keep the database thread and the
+    event loop busy, not a queue), given to the newest waiter first; a waiter gives up after
     ``PATIENCE_S``. One per event loop."""
 
     def __init__(self) -> None:
-        self.free = AT_ONCE
+        self.free = settings.WEBSOCKET_HANDSHAKES_AT_ONCE
         self.waiting: list[asyncio.Future] = []  # oldest first
 
     async def enter(self) -> bool:

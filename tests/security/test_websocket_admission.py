@@ -44,6 +44,21 @@ async def test_a_waiter_past_its_patience_gives_up_and_leaves_no_trace(monkeypat
     assert gate.free == 1
 
 
+@pytest.mark.asyncio
+async def test_a_waiter_whose_task_ends_loses_no_place(settings):
+    settings.WEBSOCKET_HANDSHAKES_AT_ONCE = 1
+    gate = Gate()
+    assert await gate.enter()
+    waiter = asyncio.create_task(gate.enter())
+    await asyncio.sleep(0.01)
+    waiter.cancel()  # as daphne ends an application instance it gave up on
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    assert not gate.waiting
+    gate.leave()
+    assert gate.free == 1  # the place came back, not given to the gone waiter
+
+
 class Held(AsyncWebsocketConsumer):
     """Accepts once the test lets it (``release``): a handshake that is slow to answer."""
 

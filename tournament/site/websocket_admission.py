@@ -48,11 +48,18 @@ class Gate:
         try:
             return await asyncio.wait_for(asyncio.shield(place), PATIENCE_S)
         except TimeoutError:
-            if place.done():  # given the place as the wait ran out: hand it on
-                self.leave()
-            else:
-                self.waiting.remove(place)
+            self._give_up(place)
             return False
+        except asyncio.CancelledError:  # the handshake's task ended (the server shut it down)
+            self._give_up(place)
+            raise
+
+    def _give_up(self, place: asyncio.Future) -> None:
+        """A waiter leaves: a place given to it as it gave up goes on, else none is lost."""
+        if place.done():
+            self.leave()
+        else:
+            self.waiting.remove(place)
 
     def leave(self) -> None:
         while self.waiting:

@@ -34,7 +34,11 @@ DRAINED = '#clock[data-queued="0"]'
 def venue():
     """The server (with its flag timer, which stores flags nobody presses against) behind the
     Wi-Fi."""
-    server = AsgiServer(flag_timer=True)
+    yield from _venue({})
+
+
+def _venue(extra_env: dict):
+    server = AsgiServer(flag_timer=True, extra_env=extra_env)
     outage = None
     try:
         server.wait_listening()
@@ -247,18 +251,7 @@ def narrow_venue():
     """The venue, its worker letting one websocket handshake through at a time
     (``WEBSOCKET_HANDSHAKES_AT_ONCE``; tournament/site/websocket_admission.py): the pages of a
     whole hall reconnecting at once queue at its gate."""
-    server = AsgiServer(flag_timer=True, extra_env={"WEBSOCKET_HANDSHAKES_AT_ONCE": "1"})
-    outage = None
-    try:
-        server.wait_listening()
-        outage = Outage(server.port)
-        yield server, outage
-    finally:
-        if outage is not None:
-            outage.stop()
-        print(f"server log:\n{server.log_tail()}")
-        server.stop()
-        wait_for_other_sessions_to_end()
+    yield from _venue({"WEBSOCKET_HANDSHAKES_AT_ONCE": "1"})
 
 
 def test_the_whole_halls_wifi_drops_and_every_board_comes_back(narrow_venue, browser, arbiter):  # noqa: F811

@@ -247,9 +247,17 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
         await self.reply(outcome)
 
 
-#: The board page's heartbeat as it sends it (static/js/clock.js), and the answer: the most
-#: frequent message of a hall (about one a second per board), answered without being parsed.
-PING, PONG = '{"type":"ping"}', '{"type":"pong"}'
+#: The board page's heartbeat as it sends it (static/js/clock.js): the most frequent message of
+#: a hall (about one a second per board), answered without being parsed.
+PING = '{"type":"ping"}'
+
+
+def pong() -> str:
+    """The answer to a ping, with the server's time: a sample a second of the device's offset
+    from the server, so that a page which has been open a few seconds dates its turns (and the
+    presses it measures through an outage) from its least delayed sample rather than from the
+    snapshot of a slow page load or a busy moment."""
+    return f'{{"type":"pong","server_time_ms":{services.now_ms()}}}'
 
 
 class BoardSocket(ClockSocket):
@@ -275,7 +283,7 @@ class BoardSocket(ClockSocket):
     async def heartbeat(self) -> None:
         """Answer a ping, unless the socket was refused (its close not yet read)."""
         if not self.refused:
-            await self.send(text_data=PONG)
+            await self.send(text_data=pong())
             await self.heard()
 
     async def receive_json(self, content, **kwargs):

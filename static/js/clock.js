@@ -4,7 +4,8 @@
  * The server sends a full snapshot on connect and after every change. The page turns it into a
  * local model on the device's monotonic clock (performance.now(), anchored to timeOrigin so
  * that a reload keeps the timeline), with the snapshot's age estimated from server_time_ms (the
- * largest recent "server minus client" sample is the one with the least network delay). The
+ * largest recent "server minus client" sample is the one with the least network delay; pongs
+ * are samples too, and a better estimate dates the running turn again). The
  * model runs the clock, flags a side whose time runs out and takes presses, online or not: each
  * press is queued in localStorage with what the device measured (the press number it ends, the
  * turn's running time, the arbiter epoch it saw) and sent as soon as the socket is open; the
@@ -17,14 +18,19 @@
 (function () {
   "use strict";
 
+  /* The server's clock as this device sees it: the largest recent "server minus device"
+   * sample, the one with the least delay. Snapshots and the board page's pongs (one a second)
+   * are the samples; noteServerTime says whether the estimate moved. */
   var offsets = [];
+  function bestOffset() { return offsets.length ? Math.max.apply(null, offsets) : 0; }
   function noteServerTime(serverMs) {
+    if (typeof serverMs !== "number") return false;
+    var before = bestOffset();
     offsets.push(serverMs - Date.now());
     if (offsets.length > 16) offsets.shift();
+    return bestOffset() !== before;
   }
-  function serverNow() {
-    return offsets.length ? Date.now() + Math.max.apply(null, offsets) : Date.now();
-  }
+  function serverNow() { return Date.now() + bestOffset(); }
 
   function runningSide(snap) {
     return snap && !snap.finished && !snap.paused ? snap.running : null;
@@ -347,6 +353,7 @@
     message: function (data) {
       link.lastContact = Date.now();
       if (data.type === "snapshot") received(data.clock);
+      else if (data.type === "pong") { if (noteServerTime(data.server_time_ms)) { adopt(); render(); } }
       else if (data.type === "pressed") { answered(data); render(); }
       else if (data.type === "ignored") { confirmed = Math.min(confirmed, data.clock.version); received(data.clock); showMessage(data.message); }
       else if (data.type === "error") showMessage(data.message);

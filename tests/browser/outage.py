@@ -6,7 +6,8 @@ issue #4910). A Wi-Fi outage does not close them either: it silences them. So th
 served through this TCP relay, and ``cut`` black-holes it: bytes of open connections are read
 and dropped in both directions (nothing closes, as when a Wi-Fi drops), and new connections are
 closed at once. ``restore`` closes the connections that lived through the cut (their streams
-lost data, as a real one that outlived its TCP timeouts would) and relays again.
+lost data, as a real one that outlived its TCP timeouts would) and relays again. ``lag_s``
+holds back what the server sends, as a Wi-Fi does in a busy moment.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+import time
 
 from clocks.benchsupport import free_port
 
@@ -28,6 +30,7 @@ class Outage:
         self.listener = socket.create_server(("127.0.0.1", self.port))
         self.listener.settimeout(0.2)
         self.stopped = threading.Event()
+        self.lag_s = 0.0
         threading.Thread(target=self._accept, daemon=True).start()
 
     @property
@@ -65,12 +68,15 @@ class Outage:
                 continue
             with self.lock:
                 self.pairs.append((client, upstream))
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._relay, args=(source, sink), daemon=True).start()
+            for source, sink, lags in ((client, upstream, False), (upstream, client, True)):
+                threading.Thread(target=self._relay, args=(source, sink, lags),
+                                 daemon=True).start()
 
-    def _relay(self, source: socket.socket, sink: socket.socket) -> None:
+    def _relay(self, source: socket.socket, sink: socket.socket, lags: bool) -> None:
         with contextlib.suppress(OSError):
             while data := source.recv(65536):
+                if lags and self.lag_s:
+                    time.sleep(self.lag_s)
                 if not self.cut_off.is_set():  # during a cut the bytes are lost
                     sink.sendall(data)
         _close(source, sink)

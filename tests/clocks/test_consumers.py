@@ -250,8 +250,10 @@ async def test_a_measured_press_is_answered_whatever_became_of_it(board, arbiter
     await player.send_json_to({"type": "press", "side": "B", "press": 1, "elapsed_ms": -1,
                                "epoch": 1})
     assert "'elapsed_ms' must be between 0" in (await past_snapshots(player, "error"))["message"]
+    before = services.now_ms()
     await player.send_json_to({"type": "ping"})
-    await past_snapshots(player, "pong")
+    pong = await past_snapshots(player, "pong")
+    assert before <= pong["server_time_ms"] <= services.now_ms()  # the page's offset sample
     await player.disconnect()
 
 
@@ -269,7 +271,7 @@ async def test_the_hall_sees_each_board_devices_link(board, arbiter, session_coo
     link = (await receive(hall, "link", timeout=8))["link"]
     assert link["state"] == "offline" and link["since_ms"] is not None
     await player.send_to(text_data='{"type":"ping"}')  # as the page writes it: the quick path
-    await receive(player, "pong")
+    assert isinstance((await receive(player, "pong"))["server_time_ms"], int)
     assert (await receive(hall, "link"))["link"]["state"] == "live"
     await player.disconnect()
     assert (await receive(hall, "link"))["link"]["state"] == "offline"

@@ -269,12 +269,19 @@ class BoardSocket(ClockSocket):
         (about 11 µs of the 16 µs a ping took there), and the heartbeat is most of what a board
         socket receives (about eleven pings a press in a hall). Channels reads the socket's
         next message only once its last one has been handled, as before; a pong may now go
-        out while a group's snapshot is being relayed, each a whole frame."""
+        out while a group's snapshot is being relayed, each a whole frame.
+
+        Every message the page sends is heard, not its pings only: the page pings after a
+        silence of what it receives, so a page whose board changes every second (a time
+        scramble) sends presses and no pings, and is live all the same."""
 
         async def receive_past_heartbeat():
             while True:
                 message = await receive()
-                if message.get("text") != PING or message["type"] != "websocket.receive":
+                if message["type"] != "websocket.receive":
+                    return message
+                await self.heard()
+                if message.get("text") != PING:
                     return message
                 await self.heartbeat()
 
@@ -284,7 +291,6 @@ class BoardSocket(ClockSocket):
         """Answer a ping, unless the socket was refused (its close not yet read)."""
         if not self.refused:
             await self.send(text_data=pong())
-            await self.heard()
 
     async def receive_json(self, content, **kwargs):
         kind = content["type"]
@@ -318,7 +324,7 @@ class BoardSocket(ClockSocket):
         raise NotImplementedError
 
     async def heard(self) -> None:
-        """A heartbeat arrived: the board's link is watched on the board socket only."""
+        """The page sent something: the board's link is watched on the board socket only."""
 
 
 def press_reply(side: str, number: int, outcome: services.Outcome) -> dict[str, Any]:
@@ -419,7 +425,9 @@ class BoardConsumer(BoardSocket):
             silent_since, gone, self.device)
 
     async def heard(self) -> None:
-        """A heartbeat: one after a silence reports the device live again."""
+        """The page sent something: after a silence, the device is reported live again."""
+        if self.last_heard is None:  # refused, or not yet watched
+            return
         self.last_heard = services.now_ms()
         if self.silent:
             self.silent = False

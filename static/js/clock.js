@@ -74,14 +74,16 @@
   };
 
   /* A websocket that reconnects by itself with backoff and gives up only when the server
-   * refuses (close code 4403). It pings every 20 s (a sync) and counts 30 s of silence as a
-   * lost connection; with heartbeat set (the board page) it pings every second and counts a
-   * pong missing for 2.5 s as lost, so a dead Wi-Fi is noticed within 3 s. A lost socket is
-   * dropped at once, without waiting for a closing handshake that cannot arrive. */
+   * refuses (close code 4403). It pings after 20 s without a message (a sync) and counts 30 s
+   * of silence as a lost connection; with heartbeat set (the board page) it pings after 1.25 s
+   * without one and counts 2.75 s as lost, so a dead Wi-Fi is noticed within 3 s and a pong
+   * has 1.25 s to come back. One ping per silence: a slow moment of the Wi-Fi is not
+   * answered with more traffic. A lost socket is dropped at once, without waiting for a
+   * closing handshake that cannot arrive. */
   function socket(path, handlers, heartbeat) {
-    var ws = null, attempt = 0, lastMessage = 0, refused = false, timer = null, opened = 0;
-    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
-    var silence = heartbeat ? 2500 : 30000, ping = heartbeat ? 1000 : 20000;
+    var ws = null, attempt = 0, lastMessage = 0, lastPing = 0, refused = false, timer = null;
+    var opened = 0, url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
+    var silence = heartbeat ? 2750 : 30000, ping = heartbeat ? 1250 : 19750;
     function retry() {
       handlers.state("reconnecting");
       var delay = Math.min(heartbeat ? 4000 : 10000, 500 * Math.pow(2, attempt++));
@@ -116,8 +118,12 @@
       if (!ws) return;
       if (ws.readyState === WebSocket.CONNECTING && Date.now() - opened > 5000) { drop(); return; }
       if (ws.readyState !== WebSocket.OPEN) return;
-      if (Date.now() - lastMessage > silence) { drop(); return; }  // silent network: redo
-      if (Date.now() - lastMessage >= ping - 250) send(heartbeat ? { type: "ping" } : { type: "sync" });
+      var now = Date.now();
+      if (now - lastMessage > silence) { drop(); return; }  // silent network: redo
+      if (now - lastMessage >= ping && lastPing <= lastMessage) {
+        lastPing = now;
+        send(heartbeat ? { type: "ping" } : { type: "sync" });
+      }
     }, heartbeat ? 250 : 5000);
     function send(message) {
       if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }

@@ -73,7 +73,7 @@ def started_board(browser, outage, arbiter, slug: str, opened_lag_s: float = 0.0
     context, page = open_board(browser, outage, board)
     page.wait_for_selector(".side-A.running")
     outage.lag_s = 0.0
-    time.sleep(2.2)
+    time.sleep(3.0)
     return board, context, page
 
 

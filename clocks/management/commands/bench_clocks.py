@@ -152,11 +152,11 @@ class Load:
 
     async def pinger(self, players: dict[int, object]) -> None:
         """The board page's heartbeat (static/js/clock.js): every 250 ms, a ping from each
-        player socket that has received nothing for 750 ms."""
+        player socket that has received nothing for 1.25 s (one until something arrives)."""
         while not self.quiet.is_set():
             now = time.perf_counter()
             for sock_id, ws in players.items():
-                if now - self.last_message[sock_id] >= 0.75:
+                if now - self.last_message[sock_id] >= 1.25:
                     self.last_message[sock_id] = now  # one ping until something arrives
                     self.pings += 1
                     with contextlib.suppress(Exception):  # a closed socket: the listener says

@@ -11,6 +11,9 @@ page sends it (with the time the device measured; the server answers each) unles
 Reported: latency from sending a press to its snapshot arriving at each player and spectator of
 the board (p50, p95, p99, max), deliveries lost, how stale the hall views get, and the servers'
 CPU. The last lines are ``p50_ms: X``, ``p99_ms: X`` and ``lost: N`` for scripts.
+``--largest STEP`` finds the largest hall (as many spectators as boards) held at p99 under
+100 ms with nothing lost: from ``--boards`` up by STEP until a run fails, then halving the step
+between the last hall held and the first one not held, one run per size.
 
 Only 127.0.0.1 is ever contacted. The event and the server processes come from
 ``clocks/benchsupport.py``, which the live-server tests reuse.
@@ -325,6 +328,10 @@ class Phase:
                 raise CommandError(f"py-spy failed: {err.decode(errors='replace')[-500:]}")
 
 
+#: the issue's target for a hall (#25): what ``--largest`` holds a size to
+LARGEST_P99_MS = 100.0
+
+
 class Command(BaseCommand):
     help = "Benchmark the board clocks over real websockets (127.0.0.1 only)."
 
@@ -358,6 +365,10 @@ class Command(BaseCommand):
                                  "opens a new one (a hall's Wi-Fi back); prints the handshake "
                                  "times and the servers' CPU over SECONDS from the drop per "
                                  "reconnection (profiled into FOLDER/reconnect with --profile)")
+        parser.add_argument("--largest", type=int, default=0, metavar="STEP",
+                            help="find the largest hall held at p99 under 100 ms, nothing "
+                                 "lost: from --boards up by STEP, then halving the step "
+                                 "(spectators as many as boards)")
         parser.add_argument("--press-path", type=int, default=0, metavar="GAMES",
                             help="instead of the socket load: time GAMES games of --presses "
                                  "presses in this process through each press path "
@@ -370,6 +381,44 @@ class Command(BaseCommand):
     def handle(self, *args, **o):
         if o["press_path"]:
             return self.press_path(o["press_path"], o["presses"], o["measured"])
+        if o["largest"]:
+            return self.largest(o)
+        self.run(o)
+
+    def largest(self, o: dict) -> None:
+        """The largest hall held (``--largest``), to a quarter of the step: one run per size,
+        so a size near the edge may pass in one sitting and fail in the next; the runs are
+        printed as they go."""
+        def holds(boards: int) -> bool:
+            self.stdout.write(f"--- {boards} boards, {boards} spectators")
+            p99, lost = self.run(o | {"boards": boards, "spectators": boards})
+            ok = p99 < LARGEST_P99_MS and lost == 0
+            self.stdout.write(f"--- {boards} boards: p99 {p99:.1f} ms, lost {lost}: "
+                              f"{'held' if ok else 'not held'}")
+            return ok
+
+        step = o["largest"]
+        held, failed = 0, o["boards"]  # the largest size held, the smallest not held
+        if holds(o["boards"]):
+            held = o["boards"]
+            while holds(held + step):
+                held += step
+            failed = held + step
+        else:
+            while failed - step > 0 and not holds(failed - step):
+                failed -= step
+            held = max(0, failed - step)
+        while held and failed - held > max(1, step // 4):
+            middle = (held + failed) // 2
+            if holds(middle):
+                held = middle
+            else:
+                failed = middle
+        self.stdout.write(f"largest hall held (p99 under {LARGEST_P99_MS:.0f} ms, nothing lost): "
+                          + (f"{held} boards" if held else "none of the sizes tried"))
+
+    def run(self, o: dict) -> tuple[float, int]:
+        """One run of the socket load with the options ``o``: its p99 (ms) and lost."""
         urls = bench_urls("bench_clocks", o["url"], o["workers"])
         if o["profile"] and (urls or not benchprofile.available()):
             raise CommandError("--profile needs py-spy (requirements-dev.txt) and workers "
@@ -410,6 +459,7 @@ class Command(BaseCommand):
         self.report(load, result, cpu, wall, client_cpu, phase, reference)
         if storm is not None:
             self.report_reconnect(load, storm)
+        return percentile(load.latencies, 99), result["lost"]
 
     def press_path(self, games: int, presses: int, measured: bool = False) -> None:
         """The press path alone: ``services.press`` (lock, core, save, log, publish) timed in

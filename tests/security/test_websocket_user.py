@@ -1,5 +1,6 @@
 """The user of a websocket handshake (tournament/site/websocket_user.py): anonymous without a
-database call when the handshake carries no session cookie; Channels' lookup otherwise."""
+database call or a session when the handshake carries no session cookie; Channels' lookup
+otherwise."""
 
 import pytest
 from channels.testing import WebsocketCommunicator
@@ -10,7 +11,7 @@ from tournament.site import websocket_user
 
 def _seen_user(seen: list):
     async def app(scope, receive, send):
-        seen.append(scope["user"]._wrapped)
+        seen.append((scope["user"], "session" in scope))
         await receive()
         await send({"type": "websocket.accept"})
 
@@ -28,7 +29,8 @@ async def test_a_handshake_without_a_session_cookie_is_anonymous_without_a_looku
                                          headers=[(b"cookie", b"csrftoken=abc; lang=ko")])
     assert (await communicator.connect(timeout=5))[0]
     await communicator.disconnect()
-    assert isinstance(seen[0], AnonymousUser)
+    user, has_session = seen[0]
+    assert isinstance(user, AnonymousUser) and not has_session
 
 
 @pytest.mark.asyncio
@@ -46,4 +48,4 @@ async def test_a_session_cookie_is_looked_up_as_channels_does(monkeypatch, setti
                                          headers=[(b"cookie", cookie)])
     assert (await communicator.connect(timeout=5))[0]
     await communicator.disconnect()
-    assert looked_up == ["forged-or-real"] and seen == ["the session's user"]
+    assert looked_up == ["forged-or-real"] and seen == [("the session's user", True)]

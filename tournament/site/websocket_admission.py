@@ -97,10 +97,12 @@ class AdmissionGate:
                 held = False
                 gate.leave()
 
-        async def answered(message):
-            if message["type"] in ANSWERS:
+        def answered(message):
+            """Daphne's ``send`` for the message, awaited by the caller: every frame of the
+            socket passes here, so past the handshake's answer it costs one test."""
+            if held and message["type"] in ANSWERS:
                 release()
-            await send(message)
+            return send(message)
 
         try:
             return await self.inner(scope, receive, answered)

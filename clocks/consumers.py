@@ -248,15 +248,15 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
 
 
 #: The board page's heartbeat as it sends it (static/js/clock.js): the most frequent message of
-#: a hall (about one a second per board), answered without being parsed.
+#: a hall (one after each 1.25 s a page receives nothing), answered without being parsed.
 PING = '{"type":"ping"}'
 
 
 def pong() -> str:
-    """The answer to a ping, with the server's time: a sample a second of the device's offset
-    from the server, so that a page which has been open a few seconds dates its turns (and the
-    presses it measures through an outage) from its least delayed sample rather than from the
-    snapshot of a slow page load or a busy moment."""
+    """The answer to a ping, with the server's time: with every pong a sample of the device's
+    offset from the server, so that a page which has been open a few seconds dates its turns
+    (and the presses it measures through an outage) from its least delayed sample rather than
+    from the snapshot of a slow page load or a busy moment."""
     return f'{{"type":"pong","server_time_ms":{services.now_ms()}}}'
 
 

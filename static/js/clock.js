@@ -19,8 +19,8 @@
   "use strict";
 
   /* The server's clock as this device sees it: the largest recent "server minus device"
-   * sample, the one with the least delay. Snapshots and the board page's pongs (one a second)
-   * are the samples; noteServerTime says whether the estimate moved. */
+   * sample, the one with the least delay. Snapshots and the board page's pongs (one after each
+   * 1.25 s without a message) are the samples; noteServerTime says whether the estimate moved. */
   var offsets = [];
   function bestOffset() { return offsets.length ? Math.max.apply(null, offsets) : 0; }
   function noteServerTime(serverMs) {

@@ -253,6 +253,30 @@ def test_an_arbiters_pause_during_the_outage_wins(venue, browser, arbiter):  # n
     hall_context.close()
 
 
+def test_a_time_scramble_keeps_the_board_live_in_the_hall(venue, browser, arbiter):  # noqa: F811
+    """Presses every 0.6 s for 7 s: the page gets a snapshot after each and never falls silent
+    long enough to ping, and the server hears the presses themselves, so the hall never reads
+    the board offline (its verdict comes after 3 s without a message)."""
+    server, outage = venue
+    board, context, page = started_board(browser, outage, arbiter, "wifi-scramble")
+    hall_context, hall = open_hall(browser, server, arbiter, board.round)
+    link = f'tr[data-board="{board.pk}"] .hall-link'
+    hall.wait_for_selector(f'{link}[data-link="live"]')
+    began, side, clicks = time.time(), "A", 0
+    while time.time() - began < 7:
+        click(page, side)
+        clicks += 1
+        side = "B" if side == "A" else "A"
+        page.wait_for_selector(f".side-{side}.running")
+        time.sleep(0.6)
+        assert hall.get_attribute(link, "data-link") == "live"
+    page.wait_for_selector(DRAINED)
+    assert len(services.presses(board)) == clicks
+    assert "offline" not in hall.inner_text("#hall-links")
+    context.close()
+    hall_context.close()
+
+
 @pytest.fixture
 def narrow_venue():
     """The venue, its worker letting one websocket handshake through at a time

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 
 from clocks import rows
 from tournament.boards.tokens import board_for_token
@@ -44,22 +45,27 @@ def recheck(board_id: int, token: str) -> None:
 
 
 class PressVet:
-    """A press from the board's device: ``recheck`` and ``press_refusal``, read by the clock's
-    lock statement itself (``clocks.rows.lock``), so that they cost the press no query of their
-    own. ``guarded`` off (an arbiter's session on the board page) checks the token only.
+    """A press from the board's device: ``recheck``, ``press_refusal`` and the device keeping
+    the clock (``clocks.holder``), read by the clock's lock statement itself
+    (``clocks.rows.lock``), so that they cost the press no query of their own. ``guarded``
+    off (an arbiter's session on the board page) checks the token only; ``device`` is the
+    pressing page's device (``holder.device_key``), which must keep the clock.
 
     A guard registered with an SQL condition is asked for its reason only when its condition
     holds; one without is asked every time.
     """
 
-    def __init__(self, token: str, guarded: bool = True) -> None:
+    def __init__(self, token: str, guarded: bool = True, device: str | None = None) -> None:
         self.token = token
+        self.guarded = guarded
+        self.device = device
         self.guards = list(_press_guards.values()) if guarded else []
         self.columns = _TOKEN_COLUMNS + tuple(sql for _guard, sql in self.guards if sql)
 
-    def refusal(self, board_id: int, values: tuple) -> str | None:
+    def refusal(self, board_id: int, values: tuple, holder: str = "") -> str | None:
         """Raise ``TokenRefused`` if the token no longer opens the board; return why the
-        players may not press it themselves, or None. ``values``: ``columns`` as read."""
+        players may not press it themselves, or None. ``values``: ``columns`` as read;
+        ``holder``: the device keeping the clock."""
         if not _opens(values or None, self.token):
             board_for_token(self.token)
         held = iter(values[len(_TOKEN_COLUMNS):] if values else [True] * len(self.guards))
@@ -68,7 +74,18 @@ class PressVet:
                 answer = guard(board_id)
                 if answer:
                     return answer
+        if self.guarded and (not holder or holder != self.device):
+            return holder_refusal(bool(holder))
         return None
+
+
+def holder_refusal(kept: bool) -> str:
+    """Why a device that does not keep the clock may not press it."""
+    if kept:
+        return _("Another device keeps this board's clock: press there. To move the clock to "
+                 "this device, both players agree on it here, or the arbiter hands it over.")
+    return _("No device keeps this board's clock: to keep it on this device, both players "
+             "agree on it here.")
 
 
 def still_arbiter(event: Event, user) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clocks.core.clock import ClockState
-from clocks.core.state_reader import MAX_MS, StateError, read_state
+from clocks.core.state_reader import MAX_MS, MAX_VERSION, StateError, read_state
 from clocks.models import Clock, ClockLogEntry, compact
 from tournament.models import Board
 
@@ -77,9 +77,9 @@ def _check_entry(entry: object, path: str) -> None:
     if not isinstance(who, str) or not 0 < len(who) <= _WHO_LENGTH or not who.isprintable():
         raise StateError(f"{path}.who", f"must be a printable text of 1 to {_WHO_LENGTH} "
                                         "characters")
-    for name in ("server_ms", "version"):
-        if type(entry[name]) is not int or not 0 <= entry[name] <= MAX_MS:
-            raise StateError(f"{path}.{name}", f"must be a whole number from 0 to {MAX_MS}")
+    for name, top in (("server_ms", MAX_MS), ("version", MAX_VERSION)):
+        if type(entry[name]) is not int or not 0 <= entry[name] <= top:
+            raise StateError(f"{path}.{name}", f"must be a whole number from 0 to {top}")
     if not isinstance(entry["detail"], dict):
         raise StateError(f"{path}.detail", "must be an object")
 

@@ -2,9 +2,10 @@
 
 Three sockets (routes in ``clocks/routing.py``, message formats in docs/clock.md):
 
-- ``BoardConsumer``: the players' device, opened with the board's token; may press either side
-  (both players share the device; the core accepts only the running side's press). An arbiter of
-  the event may also send arbiter commands on it.
+- ``BoardConsumer``: the players' device, opened with the board's token; the device that keeps
+  the board's clock (``clocks.holder``) may press either side (both players share it; the core
+  accepts only the running side's press), any other device only watches, or takes the clock
+  over. An arbiter of the event may also press and send arbiter commands on it.
 - ``SpectateConsumer``: anyone, read only; an arbiter's session may send commands too.
 - ``HallConsumer``: arbiters only; every board of a round, snapshots coalesced to at most four
   messages a second, round-wide and per-board commands.
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
+import dataclasses
 import weakref
 from types import SimpleNamespace
 from typing import Any
@@ -31,8 +32,9 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from clocks import access, links, press_threads, services
+from clocks import access, holder, links, press_threads, services
 from clocks.core.clock import IgnoredReason
+from clocks.core.hearing import Hearing
 from clocks.hall_feed import HALL_BATCH_S
 from clocks.services import ClockRefused
 from tournament.boards.tokens import TokenRefused, board_for_token
@@ -136,15 +138,14 @@ def scope_language(scope: dict) -> str:
     return translation.get_language_from_request(request)
 
 
-_PAGE_ID = re.compile(r"[A-Za-z0-9]{8,32}")
-
-
-def page_id(scope: dict) -> str | None:
-    """The id the board page sends in its socket's address (``?page=``), if it is one: the
-    hall's link list replaces that page's older sockets with this one (``clocks.links``)."""
-    for value in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("page", []):
-        if _PAGE_ID.fullmatch(value):
-            return value
+def device_of(scope: dict) -> str | None:
+    """The device the board page names in its socket's address (``?device=``: a random id it
+    keeps in the browser), as stored (``holder.device_key``), if it is one: the device keeping
+    the clock presses, and a device's new socket replaces its older ones (``clocks.links``)."""
+    for value in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("device", []):
+        key = holder.device_key(value)
+        if key is not None:
+            return key
     return None
 
 
@@ -316,7 +317,13 @@ class BoardSocket(ClockSocket):
             return await self.heartbeat()
         if kind in ARBITER_COMMANDS:
             return await self.arbiter_command(self.board, content)
+        if kind == "take_over":
+            return await self.take_over(content)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
+
+    async def take_over(self, content: dict) -> None:
+        """Keep the clock on this device (``clocks.holder``): the board page only."""
+        raise BadMessage(_("Unknown message type %(type)r.") % {"type": "take_over"})
 
     def _press(self, side: str, number: int, measured: services.Measured | None,
                arrived: int) -> services.Outcome:
@@ -325,6 +332,9 @@ class BoardSocket(ClockSocket):
 
     async def heard(self) -> None:
         """The page sent something: the board's link is watched on the board socket only."""
+
+    async def clock_holder(self, event) -> None:
+        """The device keeping the clock changed: the board page's socket tells its page."""
 
 
 def press_reply(side: str, number: int, outcome: services.Outcome) -> dict[str, Any]:
@@ -345,6 +355,11 @@ def press_reply(side: str, number: int, outcome: services.Outcome) -> dict[str, 
 
 def _is_arbiter(board: Board, user) -> bool:
     return user is not None and board.round.event.is_arbiter(user)
+
+
+#: What a board page is told about the device keeping the clock (``{"type": "device", ...}``).
+def device_message(holds: bool, kept: bool, asked: bool = False) -> dict[str, Any]:
+    return {"type": "device", "holds": holds, "kept": kept, "asked": asked}
 
 
 class SilenceWatch:
@@ -385,10 +400,17 @@ class SilenceWatch:
 
 
 class BoardConsumer(BoardSocket):
-    """``ws/board/<token>/``: the players' clock."""
+    """``ws/board/<token>/``: the players' clock.
+
+    The socket keeps what the server heard of its device (``hearing``: every message, and the
+    silences between them), which bounds the credit of each press the device measured
+    (``clocks.core.hearing``); it watches the heartbeat for the hall (``SilenceWatch``), and
+    knows whether its device keeps the clock (``holds``; the press's lock checks it again)."""
 
     #: set once the socket is accepted and watched; a refused socket hears no heartbeat
-    last_heard: int | None = None
+    hearing: Hearing | None = None
+    device: str | None = None
+    holds = kept = False  # whether this device keeps the clock; whether any device does
     silent = False
     silence_report: asyncio.Task | None = None
 
@@ -400,35 +422,47 @@ class BoardConsumer(BoardSocket):
             return await self.refuse(str(refused))
         await self.accept()
         await self.join(services.board_group(self.board.pk))
-        self.device = page_id(self.scope)
-        self.last_heard = services.now_ms()
-        snap = await database_sync_to_async(self._opened)()
-        await self.send_json({"type": "snapshot", "clock": snap})
+        self.device = device_of(self.scope)
+        watch = SilenceWatch.of_this_loop()
+        mine = {sock.channel_name: sock.hearing.last_ms for sock in watch.sockets
+                if sock.board.pk == self.board.pk and sock.device == self.device
+                and self.device is not None}
+        snap, opening, kept = await database_sync_to_async(self._opened)(mine)
+        self.hearing = Hearing.opened(services.now_ms(), opening.last_heard_ms)
+        self.holds, self.kept = opening.holds, kept
+        # what the page needs to start, in one message: the clock, and whether it keeps it
+        await self.send_json({"type": "snapshot", "clock": snap,
+                              "device": device_message(self.holds, kept)})
+        for channel in opening.replaced:  # the device's older sockets: their pages stop
+            await self.channel_layer.send(channel, {"type": "clock.replaced"})
         # from the start: a Wi-Fi that drops before the page's first ping is an outage too
-        SilenceWatch.of_this_loop().add(self)
+        watch.add(self)
 
-    def _opened(self) -> dict[str, Any]:
-        """The socket's link reported live, and the snapshot it starts from read from the
-        clock row that report locked (after joining the board's group, so no press is
-        missed): one call on the database thread where there were two, which a hall
-        reconnecting at once queues by the thousand (docs/benchmarks.md)."""
+    def _opened(self, mine: dict[str, int]) -> tuple[dict[str, Any], links.Opening, bool]:
+        """The socket's link reported live (its device taking the clock if no device ever
+        kept it), and the snapshot it starts from read from the clock row that report locked
+        (after joining the board's group, so no press is missed): one call on the database
+        thread where there were two, which a hall reconnecting at once queues by the
+        thousand (docs/benchmarks.md). ``mine``: this process's sockets of the device."""
         now = services.now_ms()
-        clock = links.socket_state(self.board.pk, self.board.round_id, self.channel_name, now,
-                                   device=self.device)
+        opening = links.opened(self.board.pk, self.board.round_id, self.channel_name, now,
+                               self.device, None if self.is_arbiter else holder.claim, mine)
+        clock = opening.clock
         if clock is None:  # the row is gone: the snapshot says what a reader would see
-            return services.snapshot(self.board, now)
-        return services.payload(self.board, clock.core, now)
+            return services.snapshot(self.board, now), opening, False
+        return services.payload(self.board, clock.core, now), opening, bool(clock.holder)
 
     async def report_link(self, silent_since: int | None = None, gone: bool = False) -> None:
         await database_sync_to_async(links.socket_state)(
             self.board.pk, self.board.round_id, self.channel_name, services.now_ms(),
-            silent_since, gone, self.device)
+            silent_since, gone, self.device, self.hearing.last_ms)
 
     async def heard(self) -> None:
-        """The page sent something: after a silence, the device is reported live again."""
-        if self.last_heard is None:  # refused, or not yet watched
+        """The page sent something: noted (``hearing``); after a silence, the device is
+        reported live again."""
+        if self.hearing is None:  # refused, or not yet watched
             return
-        self.last_heard = services.now_ms()
+        self.hearing = self.hearing.heard(services.now_ms())
         if self.silent:
             self.silent = False
             await self.report_link()
@@ -436,19 +470,57 @@ class BoardConsumer(BoardSocket):
     def check_silence(self, now: int) -> None:
         """Report the device offline once its heartbeat is silent for ``links.SILENT_MS``: a
         Wi-Fi that drops leaves the socket open on this side for minutes (``SilenceWatch``)."""
-        if not self.silent and now - self.last_heard > links.SILENT_MS:
+        if not self.silent and now - self.hearing.last_ms > links.SILENT_MS:
             self.silent = True
             self.silence_report = asyncio.create_task(
-                self.report_link(silent_since=self.last_heard))
+                self.report_link(silent_since=self.hearing.last_ms))
 
     async def disconnect(self, code):
-        if self.last_heard is not None:
+        if self.hearing is not None:
             SilenceWatch.of_this_loop().discard(self)
             if self.silence_report is not None:  # reported before the socket is gone
                 with contextlib.suppress(Exception):
                     await self.silence_report
             await self.report_link(gone=True)
         await super().disconnect(code)
+
+    async def clock_holder(self, event):
+        """The device keeping the clock changed (``clocks.holder``): tell the page, unless it
+        knows (the device that took the clock by opening the page was told with its snapshot)."""
+        holds = self.device is not None and event["holder"] == self.device
+        kept = bool(event["holder"])
+        if (holds, kept) != (self.holds, self.kept):
+            self.holds, self.kept = holds, kept
+            await self.send_json(device_message(holds, kept))
+
+    async def clock_replaced(self, event):
+        """The same device opened the board again (a reload, another tab): one page per device
+        keeps the clock, the newest, so this one stops."""
+        with translation.override(getattr(self, "language", None) or scope_language(self.scope)):
+            await self.refuse(_("This board was opened again on this device (another tab or a "
+                                "reload): this page has stopped. Use the newest one."),
+                              accepted=True)
+
+    async def take_over(self, content: dict) -> None:
+        """Keep the clock on this device: both players agree on its screen (``agreed``), or an
+        arbiter's session asks. Granted at once unless the device keeping it is connected;
+        then the arbiter is asked (``clocks.holder``)."""
+        if self.device is None:
+            raise BadMessage(_("This page is too old to keep the clock: reload it."))
+        agreed = content.get("agreed")
+        if not self.is_arbiter and (not isinstance(agreed, list) or sorted(agreed) != ["A", "B"]):
+            raise BadMessage(_("Both players must agree to keep the clock on this device."))
+        user = self.scope.get("user")
+        arbiter = self.is_arbiter and await database_sync_to_async(access.still_arbiter)(
+            self.board.round.event, user)
+        outcome = await database_sync_to_async(holder.take_over)(
+            self.board, self.device, now=services.now_ms(),
+            who=user.get_username() if arbiter else "players", user=user, arbiter=arbiter)
+        if outcome == holder.ASKED:
+            await self.send_json(device_message(False, True, asked=True))
+        elif not self.holds:  # it keeps it: told at once (the board's sockets are told too)
+            self.holds = self.kept = True
+            await self.send_json(device_message(True, True))
 
     def _load(self, token: str) -> tuple[Board, bool]:
         board = board_for_token(token)
@@ -460,9 +532,12 @@ class BoardConsumer(BoardSocket):
         user = self.scope.get("user")
         arbiter = self.is_arbiter and access.still_arbiter(self.board.round.event, user)
         who = user.get_username() if arbiter else f"player {side}"
-        # a token revoked since connecting, and (but for an arbiter) the press guards: read by
-        # the statement that locks the clock
-        vet = access.PressVet(self.board.token, guarded=not arbiter)
+        # a token revoked since connecting, and (but for an arbiter) the press guards and the
+        # device keeping the clock: read by the statement that locks the clock
+        vet = access.PressVet(self.board.token, guarded=not arbiter, device=self.device)
+        if measured is not None:  # credited at most the silence the server observed
+            measured = dataclasses.replace(measured,
+                                           heard_ms=self.hearing.silent_from(arrived))
         return services.press(self.board, side, number, who=who, user=user, measured=measured,
                               arrived_ms=arrived, vet=vet)
 
@@ -581,6 +656,12 @@ class HallConsumer(ClockSocket):
         if kind == "seen":  # the arbiter has looked at a board's reconciled presses
             board = await database_sync_to_async(self._board)(_int(content, "board"))
             return await database_sync_to_async(links.seen)(board.pk, board.round_id)
+        if kind == "hand_over":  # the clock to the device that asked, or freed (clocks.holder)
+            board = await database_sync_to_async(self._board)(_int(content, "board"))
+            outcome = await database_sync_to_async(holder.hand_over)(
+                board, now=services.now_ms(), user=self.scope["user"])
+            return await self.send_json({"type": "done", "action": "hand_over",
+                                         "board": board.pk, "outcome": outcome})
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
     def _board(self, board_id: int) -> Board:

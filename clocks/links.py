@@ -9,15 +9,23 @@ clock row, written only when the link changes (never per heartbeat), and the new
 the round's hall group after the commit.
 
 The link is kept per socket (by channel name), so a reload whose new socket opens before the old
-one closes still reads as live. Each socket also names the page that opened it (``device``: a
-random id the board page keeps for its tab), and a page's new socket replaces its older ones:
-a worker that dies closes no socket and reports nothing, so its sockets would otherwise stay
-listed as live for ever, and the hall would show the board live through its next outage. The
-page reconnects to another worker with the same id, which clears them.
+one closes still reads as live. Each socket also names the device that opened it (``devices``:
+the hash of a random id the board page keeps in the browser), and one device has one socket per
+board: a new socket of the device replaces its older ones (``opened`` returns them, to be
+closed). A worker that dies closes no socket and reports nothing, so its sockets would
+otherwise stay listed as live for ever; the page reconnects to another worker, which clears
+them.
+
+One device keeps a board's clock (``Clock.holder``, ``clocks.holder``): the hall's link is that
+device's, live or offline since the last time the server heard it (``heard``: each device's
+last message, recorded when its socket falls silent or closes); other devices on the board are
+counted as viewers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -27,46 +35,68 @@ from clocks.core.clock import Dated, Reconciliation
 from clocks.models import Clock
 
 SILENT_MS = 3_000  # no heartbeat for this long: the board's device is offline
-NOTABLE_LATE_MS = 1_000  # a press dated this much before its arrival is shown to the arbiter
+NOTABLE_CREDIT_MS = 3_000  # a press credited this much (dated before its arrival) is shown
+NOTABLE_CLAIM_MS = 1_000  # so is a device claiming this much more than the server observed
 NOTES_KEPT = 5
+HEARD_KEPT = 4  # devices whose last message is remembered (the holder and a few others)
 LIVE = "live"
+
+Change = Callable[[dict[str, Any], Clock], dict[str, Any]]
 
 
 def worth_a_look(reconciled: Reconciliation | None) -> bool:
-    """A press the arbiter should see: it waited through an outage, withdrew a flag, or was
-    dated on arrival because the budget was used up (ordinary network lag is not worth it)."""
+    """A press the arbiter should see: credited more than a few seconds (it waited through an
+    outage), claiming more than the server observed, placed before an arbiter's command,
+    withdrawing a flag, or limited by the budget (ordinary network lag is not worth it)."""
     if reconciled is None:
         return False
-    return (reconciled.late_ms >= NOTABLE_LATE_MS or reconciled.unflagged
-            or reconciled.dated is Dated.BUDGET)
+    return (reconciled.late_ms >= NOTABLE_CREDIT_MS or reconciled.unflagged
+            or reconciled.dated is Dated.BUDGET or reconciled.before_commands > 0
+            or reconciled.claimed_ms - reconciled.late_ms >= NOTABLE_CLAIM_MS)
 
 
-def public(link: dict[str, Any]) -> dict[str, Any]:
-    """What the hall shows: ``state`` (live, offline or none: never connected), ``since_ms``
-    (offline since), ``marked`` (reconciled presses not seen yet) and their ``notes``."""
-    sockets = link.get("sockets", {})
-    if any(value == LIVE for value in sockets.values()):
-        state = "live"
+def public(link: dict[str, Any], holder: str = "") -> dict[str, Any]:
+    """What the hall shows: ``state`` of the device keeping the clock (live, offline or none:
+    never connected), ``since_ms`` (offline since its last message), ``viewers`` (other
+    devices connected), ``holder`` (since when and how it keeps the clock, None: no device
+    does), ``request`` (when a device asked to take the clock over), ``marked`` (reconciled
+    presses not seen yet) and their ``notes``."""
+    sockets, devices = link.get("sockets", {}), link.get("devices", {})
+    held = [c for c in sockets if devices.get(c) == holder] if holder else list(sockets)
+    viewers = sum(1 for c, v in sockets.items() if v == LIVE and c not in held)
+    if any(sockets[c] == LIVE for c in held):
+        state, since = "live", None
+    elif holder:
+        silent = [sockets[c] for c in held if isinstance(sockets[c], int)]
+        heard = link.get("heard", {}).get(holder)
+        since = max([*silent, *([] if heard is None else [heard])], default=None)
+        state = "none" if since is None else "offline"
     else:
-        state = "offline" if "since_ms" in link else "none"
-    return {"state": state, "since_ms": None if state != "offline" else link["since_ms"],
+        since = link.get("since_ms")
+        state = "none" if since is None else "offline"
+    request = link.get("request")
+    return {"state": state, "since_ms": since, "viewers": viewers,
+            "holder": link.get("holder") if holder else None,
+            "request": None if request is None else request["at_ms"],
             "marked": link.get("marked", 0), "notes": link.get("notes", [])}
 
 
-def _update(board_id: int, round_id: int, change) -> Clock | None:
-    """Change the board's link under the clock row's lock; tell the hall if what it shows
-    changed. Returns the clock row as it was locked (with the new link), None if missing."""
+def update(board_id: int, round_id: int, change: Change) -> Clock | None:
+    """Change the board's link (and its holder: ``change`` may set ``clock.holder``) under the
+    clock row's lock; tell the hall if what it shows changed. Returns the clock row as it was
+    locked (with the new link), None if missing."""
     with transaction.atomic():
         clock = Clock.objects.select_for_update().filter(board_id=board_id).first()
         if clock is None:
             return None
-        before = public(clock.link)
-        link = change(dict(clock.link))
-        if link == clock.link:
+        holder = clock.holder
+        before = public(clock.link, holder)
+        link = change(dict(clock.link), clock)
+        if link == clock.link and clock.holder == holder:
             return clock
-        Clock.objects.filter(pk=clock.pk).update(link=link)
+        Clock.objects.filter(pk=clock.pk).update(link=link, holder=clock.holder)
         clock.link = link
-        after = public(link)
+        after = public(link, clock.holder)
         if after != before:
             event = {"type": "clock.link", "board": board_id, "link": after}
             transaction.on_commit(
@@ -75,61 +105,123 @@ def _update(board_id: int, round_id: int, change) -> Clock | None:
     return clock
 
 
-def socket_state(board_id: int, round_id: int, channel: str, now: int,
-                 silent_since: int | None = None, gone: bool = False,
-                 device: str | None = None) -> Clock | None:
-    """A board socket opened or heard again (live), went silent since ``silent_since``, or
-    closed (``gone``); one that opens for ``device`` replaces that page's older sockets.
-    Returns the clock row the report locked (``_update``)."""
+def _heard(link: dict[str, Any], device: str | None, at_ms: int | None) -> None:
+    """Remember when ``device`` was last heard (its socket fell silent or closed)."""
+    if device is None or at_ms is None:
+        return
+    heard = dict(link.get("heard", {}))
+    heard.pop(device, None)
+    heard[device] = max(at_ms, link.get("heard", {}).get(device, at_ms))
+    link["heard"] = dict(list(heard.items())[-HEARD_KEPT:])
 
-    def change(link: dict[str, Any]) -> dict[str, Any]:
+
+def _since(link: dict[str, Any], sockets: dict[str, Any], was_live: bool, now: int) -> None:
+    """``since_ms``: since when no socket of the board is live (the hall's time when no device
+    keeps the clock)."""
+    if LIVE in sockets.values():
+        link.pop("since_ms", None)
+    elif was_live or "since_ms" not in link:
+        silent = [v for v in sockets.values() if isinstance(v, int)]
+        link["since_ms"] = max(silent) if silent else now
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a board socket learns as it opens: the clock row its report locked, whether its
+    device keeps the clock, when the server last heard the device before this socket (None:
+    not known, no silence is credited: ``clocks.core.hearing``) and the device's older sockets
+    it replaces (their pages are told to stop)."""
+
+    clock: Clock | None
+    holds: bool
+    last_heard_ms: int | None
+    replaced: tuple[str, ...]
+
+
+def opened(board_id: int, round_id: int, channel: str, now: int, device: str | None,
+           claim: Callable[[dict[str, Any], Clock, str, int], None] | None = None,
+           live_elsewhere: dict[str, int] | None = None) -> Opening:
+    """A board socket opened for ``device``: listed live, replacing the device's older sockets.
+    ``claim`` (``clocks.holder``) gives the clock to the device if no device has ever kept it.
+    ``live_elsewhere``: this process's older sockets of the device by channel, with the last
+    time each heard it (the others' last messages are known only once reported)."""
+    found: dict[str, Any] = {}
+
+    def change(link: dict[str, Any], clock: Clock) -> dict[str, Any]:
         sockets = dict(link.get("sockets", {}))
         devices = dict(link.get("devices", {}))
         was_live = LIVE in sockets.values()
-        if silent_since is not None and channel not in sockets:
-            return link  # a socket its page replaced (``device``) going quiet before it closes
+        older = [c for c, d in devices.items() if device is not None and d == device]
+        heard = link.get("heard", {}).get(device) if device is not None else None
+        unknown = False
+        for old in older:
+            state = sockets.pop(old, None)
+            devices.pop(old)
+            if old in (live_elsewhere or {}):
+                heard = max(heard or 0, live_elsewhere[old])
+            elif state == LIVE:  # another worker's, or a dead one's: its last message unknown
+                unknown = True
+            elif isinstance(state, int):
+                heard = max(heard or 0, state)
+        sockets[channel] = LIVE
+        if device is not None:
+            devices[channel] = device
+        link["sockets"], link["devices"] = sockets, devices
+        _since(link, sockets, was_live, now)
+        if claim is not None and device is not None:
+            claim(link, clock, device, now)
+        found.update(replaced=tuple(older), heard=None if unknown else heard)
+        return link
+
+    clock = update(board_id, round_id, change)
+    holds = clock is not None and device is not None and clock.holder == device
+    return Opening(clock, holds, found.get("heard"), found.get("replaced", ()))
+
+
+def socket_state(board_id: int, round_id: int, channel: str, now: int,
+                 silent_since: int | None = None, gone: bool = False,
+                 device: str | None = None, heard_ms: int | None = None) -> Clock | None:
+    """A board socket was heard again (live), went silent since ``silent_since``, or closed
+    (``gone``, its device last heard at ``heard_ms``). Returns the clock row the report
+    locked (``update``)."""
+
+    def change(link: dict[str, Any], _clock: Clock) -> dict[str, Any]:
+        sockets = dict(link.get("sockets", {}))
+        devices = dict(link.get("devices", {}))
+        was_live = LIVE in sockets.values()
+        if channel not in sockets:
+            return link  # a socket its device replaced (``opened``) going quiet or closing
         if gone:
             sockets.pop(channel, None)
             devices.pop(channel, None)
+            _heard(link, device, heard_ms)
         else:
-            if device is not None and channel not in devices:
-                for older in [c for c, d in devices.items() if d == device]:
-                    sockets.pop(older, None)
-                    devices.pop(older)
-                devices[channel] = device
             sockets[channel] = LIVE if silent_since is None else silent_since
-        link["sockets"] = sockets
-        if devices:
-            link["devices"] = devices
-        else:
-            link.pop("devices", None)
-        if LIVE in sockets.values():
-            link.pop("since_ms", None)
-        elif was_live or "since_ms" not in link:
-            silent = [v for v in sockets.values() if isinstance(v, int)]
-            link["since_ms"] = max(silent) if silent else now
+            _heard(link, device, silent_since)
+        link["sockets"], link["devices"] = sockets, devices
+        _since(link, sockets, was_live, now)
         return link
 
-    return _update(board_id, round_id, change)
+    return update(board_id, round_id, change)
 
 
 def mark(board_id: int, round_id: int, note: str) -> None:
     """A reconciled press worth a look: the board stays marked until an arbiter has seen it."""
 
-    def change(link: dict[str, Any]) -> dict[str, Any]:
+    def change(link: dict[str, Any], _clock: Clock) -> dict[str, Any]:
         link["marked"] = link.get("marked", 0) + 1
         link["notes"] = [*link.get("notes", []), note][-NOTES_KEPT:]
         return link
 
-    _update(board_id, round_id, change)
+    update(board_id, round_id, change)
 
 
 def seen(board_id: int, round_id: int) -> None:
     """An arbiter has looked at the board's reconciled presses (they stay in the clock log)."""
 
-    def change(link: dict[str, Any]) -> dict[str, Any]:
+    def change(link: dict[str, Any], _clock: Clock) -> dict[str, Any]:
         link.pop("marked", None)
         link.pop("notes", None)
         return link
 
-    _update(board_id, round_id, change)
+    update(board_id, round_id, change)

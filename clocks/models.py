@@ -32,6 +32,11 @@ class Clock(models.Model):
     #: channel name: live, or silent since when), since when no socket is live, and the
     #: reconciled presses the arbiter has not looked at yet. Written on changes of the link only.
     link = models.JSONField(_("link"), default=dict, blank=True)
+    #: The device that keeps the clock (``clocks.holder``): a hash of the random id its board
+    #: page keeps in the browser; empty while no device does. Only its presses count. A
+    #: column of its own, so that the press's lock statement reads it with the state.
+    holder = models.CharField(_("device keeping the clock"), max_length=64, blank=True,
+                              default="")
 
     class Meta:
         verbose_name = _("clock")
@@ -69,10 +74,12 @@ class ClockLogEntry(models.Model):
         CORRECT = "correct", _("correct")
         FINISH = "finish", _("finish")
         FLAG = "flag", _("flag")
+        DEVICE = "device", _("device keeping the clock")
 
     clock = models.ForeignKey(Clock, on_delete=models.CASCADE, related_name="log_entries")
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
-    #: "player A", "player B", an arbiter's username or "flag timer".
+    #: "player A", "player B", an arbiter's username, "flag timer", "players" (a device taken
+    #: over with both players' agreement) or "board page" (the first device to open it).
     who = models.CharField(_("who"), max_length=150)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,

@@ -25,6 +25,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clocks import access, hall_feed, links, rows, server_context
 from clocks.core import clock as core
@@ -105,14 +106,26 @@ def ignored_message(reason: IgnoredReason) -> str:
 
 def reconciliation_text(number: int, rec: Reconciliation) -> str:
     """The line the hall shows for a press the device measured (the log keeps its numbers)."""
-    values = {"n": number, "measured": rec.measured_ms / 1000, "late": rec.late_ms / 1000}
-    if rec.dated == "budget":
-        return _("press %(n)d, measured by the board: %(measured).1f s, dated on arrival: the "
+    values = {"n": number, "measured": rec.measured_ms / 1000, "late": rec.late_ms / 1000,
+              "claimed": rec.claimed_ms / 1000, "commands": rec.before_commands}
+    if rec.dated == "budget" and not rec.late_ms:
+        text = _("press %(n)d, measured by the board: %(measured).1f s, dated on arrival: the "
                  "game's compensation budget is used up") % values
-    if rec.dated == "arrival":
-        return _("press %(n)d, measured by the board: %(measured).1f s, on time") % values
-    text = _("press %(n)d, measured by the board: %(measured).1f s, arrived %(late).1f s "
-             "late") % values
+    elif rec.dated == "budget":
+        text = _("press %(n)d, measured by the board: %(measured).1f s, %(claimed).1f s late, "
+                 "credited %(late).1f s: the rest of the game's compensation budget") % values
+    elif rec.dated == "heard":
+        text = _("press %(n)d, measured by the board: %(measured).1f s, claimed %(claimed).1f s "
+                 "late, credited %(late).1f s: the server heard the board until then") % values
+    elif rec.dated == "arrival":
+        text = _("press %(n)d, measured by the board: %(measured).1f s, on time") % values
+    else:
+        text = _("press %(n)d, measured by the board: %(measured).1f s, arrived %(late).1f s "
+                 "late") % values
+    if rec.before_commands:
+        text += ngettext(", placed before the arbiter's command given meanwhile",
+                         ", placed before the %(commands)d arbiter's commands given meanwhile",
+                         rec.before_commands) % values
     return text + (_(", the flag withdrawn") if rec.unflagged else "")
 
 
@@ -178,7 +191,7 @@ def round_snapshots(round_: Round, now: int | None = None) -> list[dict[str, Any
 
 def _link(board: Board) -> dict[str, Any]:
     clock = getattr(board, "clock", None)
-    return links.public({} if clock is None else clock.link)
+    return links.public({}) if clock is None else links.public(clock.link, clock.holder)
 
 
 def presses(board: Board) -> list[Press]:
@@ -207,7 +220,7 @@ def _locked(board: Board, vet: access.PressVet | None = None) -> Clock:
     if clock is None:
         clock_for(board)
         clock, values = rows.lock(board.pk, columns)
-    refusal = None if vet is None else vet.refusal(board.pk, values)
+    refusal = None if vet is None else vet.refusal(board.pk, values, clock.holder)
     if refusal:
         raise ClockRefused(refusal)
     clock.board = board
@@ -441,13 +454,16 @@ def start(board: Board, *, who: str, user=None) -> Outcome:
 @dataclass(frozen=True)
 class Measured:
     """What a device sent with a press: the turn's running time on its own clock and, from the
-    board's device, the arbiter epoch of its last snapshot; ``cap_ms`` for a player's own
-    device (an online seat: lag compensation, at most that much per press). See
+    board's device, the arbiter epoch of its last snapshot; what the server observed of the
+    device's link: ``heard_ms``, where the silence before the press began (None: none, the
+    press gets the transport allowance; ``clocks.core.hearing``); ``cap_ms`` for a player's
+    own device (an online seat: lag compensation, at most that much per press). See
     ``ClockState.press``."""
 
     elapsed_ms: int
     epoch: int | None = None
     cap_ms: int | None = None
+    heard_ms: int | None = None
 
 
 #: An online seat's lag is credited up to this much per move (lichess credits about as much).
@@ -462,7 +478,7 @@ def _press_change(side: Side, press_number: int, measured: Measured | None = Non
         else:
             result = state.press(side, press_number, now, measured_ms=measured.elapsed_ms,
                                  epoch=measured.epoch, budget_ms=budget_ms,
-                                 cap_ms=measured.cap_ms)
+                                 heard_ms=measured.heard_ms, cap_ms=measured.cap_ms)
         rec = result.reconciled
         if result.press is None:
             return result.state, {"_ignored": result.ignored, "_reconciled": rec}
@@ -476,7 +492,9 @@ def _press_change(side: Side, press_number: int, measured: Measured | None = Non
             detail["reconciled"] = {
                 "measured_ms": rec.measured_ms, "late_ms": rec.late_ms,
                 "dated": rec.dated.value, "budget_used_ms": rec.cost_ms,
-                "unflagged": rec.unflagged,
+                "unflagged": rec.unflagged, "claimed_ms": rec.claimed_ms,
+                "heard_ms": measured.heard_ms, "epoch": measured.epoch,
+                "before_commands": rec.before_commands,
             }
         return result.state, detail
 

@@ -6,6 +6,12 @@ from tournament.asgi import application
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")  # the origin check compares the page's origin with the Host
+TABLET = "tablet0000000000000001"  # the board page's device id (it keeps one in the browser)
+
+
+def board_path(board, device: str | None = TABLET) -> str:
+    """The board socket's address as the board page opens it, naming its device."""
+    return f"/ws/board/{board.token}/" + ("" if device is None else f"?device={device}")
 
 
 async def connect(path: str, cookie: bytes | None = None,

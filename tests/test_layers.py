@@ -24,9 +24,7 @@ CORES = (
     "tournament.standings",
     "tournament.outcome",
     "tournament.inputs.json_input",
-    "clocks.core.clock",
-    "clocks.core.clock_types",
-    "clocks.core.timecontrol",
+    "clocks.core",
 )
 PROJECT = ("tournament.settings", "tournament.urls",
            "tournament.asgi", "tournament.wsgi")

@@ -23,12 +23,15 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from clocks.core import reconcile
 from clocks.core.clock_types import (
     AdjustKind,
     AlreadyStartedError,
     ArbiterAction,
     ClockError,
     ClockFinishedError,
+    Command,
+    CommandKind,
     Dated,
     Finish,
     FinishKind,
@@ -41,6 +44,7 @@ from clocks.core.clock_types import (
     NotRunningError,
     NotStartedError,
     Press,
+    PressResult,
     Reconciliation,
     Side,
     SideClock,
@@ -54,11 +58,11 @@ from clocks.core.timecontrol import DEFAULT_TIME_CONTROL, MAX_SECONDS, TimeContr
 __all__ = [
     "MAX_ADJUST_MS",
     "AdjustKind", "AlreadyStartedError", "ArbiterAction", "ClockError", "ClockFinishedError",
-    "ClockState", "Dated", "Finish", "FinishKind", "IgnoredReason", "InvalidAmountError",
-    "MissingArgumentError", "NegativeTimeError", "NotPausedError", "NotRunningError",
-    "NotStartedError", "NothingToCorrectError", "Press", "PressResult", "Reconciliation", "Side",
-    "SideClock", "SideFlaggedError", "Status", "TimeControl", "TimeControlError", "TurnRecord",
-    "UnknownChoiceError",
+    "ClockState", "Command", "CommandKind", "Dated", "Finish", "FinishKind", "IgnoredReason",
+    "InvalidAmountError", "MissingArgumentError", "NegativeTimeError", "NotPausedError",
+    "NotRunningError", "NotStartedError", "NothingToCorrectError", "Press", "PressResult",
+    "RecentCommands", "Reconciliation", "Side", "SideClock", "SideFlaggedError", "Status",
+    "TimeControl", "TimeControlError", "TurnRecord", "UnknownChoiceError",
 ]  # fmt: skip
 
 _E = TypeVar("_E", bound=StrEnum)
@@ -70,18 +74,15 @@ MAX_ADJUST_MS = MAX_SECONDS * 1000
 
 
 @dataclass(frozen=True, slots=True)
-class PressResult:
-    """The outcome of a press: accepted with its ``Press`` record, or ignored with the reason;
-    for a press the device measured, how it was placed on the server's timeline."""
+class RecentCommands:
+    """The arbiter's commands since the clock's last press, and the state before the first of
+    them: a press the board's device made before a command it had not seen yet is placed
+    there and the commands are given again after it (``clocks.core.reconcile.rebase``).
+    ``before`` shares its ``presses`` with the clock (no press came since) and its ``log`` is
+    the clock's but for the entries these commands added (one per adjustment or correction)."""
 
-    state: ClockState
-    press: Press | None
-    ignored: IgnoredReason | None
-    reconciled: Reconciliation | None = None
-
-    @property
-    def accepted(self) -> bool:
-        return self.ignored is None
+    before: ClockState
+    commands: tuple[Command, ...]
 
 
 _FRESH = SideClock()
@@ -107,9 +108,10 @@ class ClockState:
     press_number: int = 0  # completed turns: what a client sends with a press
     version: int = 0  # every change: what clients order snapshots by
     epoch: int = 0  # arbiter commands (start, pause, resume, adjust, correct, finish) so far
-    compensated_ms: int = 0  # the budget measured presses have used (``_budget_cost``)
+    compensated_ms: int = 0  # the budget measured presses have used (``reconcile.budget_cost``)
     compensated_to_ms: int | None = None  # the latest arrival of a press dated earlier
     flag_turn: TurnRecord | None = None  # the turn the last flag ended, until the next change
+    recent_commands: RecentCommands | None = None  # the arbiter's, since the last press
     presses: tuple[Press, ...] = ()
     log: tuple[ArbiterAction, ...] = ()
     finished: Finish | None = None
@@ -191,6 +193,7 @@ class ClockState:
             "epoch": state.epoch,
             "turn_elapsed_ms": state._turn_elapsed(now) if state.turn is not None else 0,
             "compensated_ms": state.compensated_ms,
+            "credited_ms": {s.value: state.side(s).credited_ms for s in Side},
             "remaining_ms": {s.value: state._remaining(s, now) for s in Side},
             "delay_left_ms": max(0, state.time_control.delay_ms - state._turn_elapsed(now))
             if state.turn is not None else 0,
@@ -212,7 +215,7 @@ class ClockState:
         if state.started_at_ms is not None:
             raise AlreadyStartedError(f"the clock started at {state.started_at_ms} ms already")
         started = replace(state, started_at_ms=now, turn=Side.A, turn_started_ms=now)
-        return started._command(now)
+        return started._command(now, Command(CommandKind.START, now), state)
 
     def press(
         self,
@@ -223,6 +226,7 @@ class ClockState:
         measured_ms: int | None = None,
         epoch: int | None = None,
         budget_ms: int = 0,
+        heard_ms: int | None = None,
         cap_ms: int | None = None,
     ) -> PressResult:
         """``side`` ends its turn; ``press_number`` is the press number its client last saw.
@@ -234,11 +238,13 @@ class ClockState:
 
         ``measured_ms`` is the turn's running time as the board's device measured it, ``epoch``
         the arbiter epoch of the device's last snapshot: the press is then dated where the
-        device saw it when the gap is explained (``_reconcile``), so that a press that waited
-        in the device's queue through a Wi-Fi outage costs its side nothing more; ``budget_ms``
-        bounds the game's total compensation. ``cap_ms`` is for a player's own device (an
-        online seat), which cannot keep the game's time: at most that much is credited per
-        press (lichess's lag compensation), from what is left of the budget.
+        device saw it (``clocks.core.reconcile``), so that a press that waited in the device's
+        queue through a Wi-Fi outage costs its side nothing more, but never more than the
+        silence the server observed on the device's link since ``heard_ms`` (None: none, the
+        transport allowance only; ``clocks.core.hearing``); ``budget_ms`` bounds the game's
+        total compensation. ``cap_ms`` is for a player's own device (an online seat), which
+        cannot keep the game's time: at most that much is credited per press (lichess's lag
+        compensation), and its flags stand.
         """
         side = Side(side)
         if type(press_number) is not int:
@@ -252,8 +258,8 @@ class ClockState:
             if ignored is not None:
                 return PressResult(self, None, ignored)
             return state._complete_turn(side, now, now, None)
-        return state._reconcile(self, side, press_number, now, measured_ms, epoch, budget_ms,
-                                cap_ms)
+        return reconcile.measured_press(self, state, side, press_number, now, measured_ms, epoch,
+                                        budget_ms, heard_ms, cap_ms)
 
     def pause(self, now_ms: int) -> ClockState:
         """Stop the running clock, remembering whose turn resumes (and how much of it is gone)."""
@@ -264,7 +270,7 @@ class ClockState:
         paused = replace(
             state, paused=True, turn_started_ms=None, turn_elapsed_ms=state._turn_elapsed(now)
         )
-        return paused._command(now)
+        return paused._command(now, Command(CommandKind.PAUSE, now), state)
 
     def resume(self, now_ms: int) -> ClockState:
         """Restart the paused side's clock where its turn left off."""
@@ -272,7 +278,8 @@ class ClockState:
         state._require_open()
         if not state.paused:
             raise NotPausedError(f"cannot resume: the clock is not paused ({state.status.value})")
-        return replace(state, paused=False, turn_started_ms=now)._command(now)
+        resumed = replace(state, paused=False, turn_started_ms=now)
+        return resumed._command(now, Command(CommandKind.RESUME, now), state)
 
     def adjust(
         self,
@@ -317,7 +324,9 @@ class ClockState:
         if turn is not None:
             adjusted = adjusted._hand_turn(Side(turn), now)
         entry = ArbiterAction(kind.value, now, side, after - before, adjusted.turn, reason)
-        return replace(adjusted, log=(*adjusted.log, entry))._command(now)
+        command = Command(CommandKind.ADJUST, now, side, kind, amount_ms,
+                          None if turn is None else Side(turn), reason=reason)
+        return replace(adjusted, log=(*adjusted.log, entry))._command(now, command, state)
 
     def correct(self, turn: Side | str, now_ms: int, *, reason: str) -> ClockState:
         """Give the turn to ``turn`` from now on (a wrong press). Counters are not rewound."""
@@ -327,9 +336,19 @@ class ClockState:
         reason = _require_reason(reason, "a correction")
         if turn is state.turn:
             raise NothingToCorrectError(f"{turn.value} already has the turn")
-        corrected = state._hand_turn(turn, now)
+        return state._hand_turn(turn, now)._correction(now, turn, reason, state)
+
+    def _recorded_correction(self, command: Command) -> ClockState:
+        """A correction given again to a clock where its side already has the turn
+        (``reconcile.replay``): kept in the log and counted as the arbiter's command."""
+        state, now = self._prepare(command.at_ms)
+        state._require_open()
+        return state._correction(now, command.turn, command.reason, state)
+
+    def _correction(self, now: int, turn: Side, reason: str, before: ClockState) -> ClockState:
         entry = ArbiterAction("correct", now, None, 0, turn, reason)
-        return replace(corrected, log=(*corrected.log, entry))._command(now)
+        command = Command(CommandKind.CORRECT, now, turn=turn, reason=reason)
+        return replace(self, log=(*self.log, entry))._command(now, command, before)
 
     def finish(
         self,
@@ -351,8 +370,10 @@ class ClockState:
         if kind is FinishKind.ARBITER:
             reason = _require_reason(reason, "an arbiter's decision")
         ended = state._end_turn(now)
-        finish = Finish(kind, now, None if side is None else Side(side), reason.strip())
-        return replace(ended, paused=False, finished=finish)._command(now)
+        side = None if side is None else Side(side)
+        finish = Finish(kind, now, side, reason.strip())
+        command = Command(CommandKind.FINISH, now, side, finish=kind, reason=reason.strip())
+        return replace(ended, paused=False, finished=finish)._command(now, command, state)
 
     # -- persistence ---------------------------------------------------------------------------
 
@@ -360,8 +381,9 @@ class ClockState:
         """Everything needed to rebuild this state (``from_dict``), as JSON-able values.
 
         ``history`` off leaves out the append-only ``presses`` and ``log`` lists, which only
-        grow (a log entry's states: ``clocks.models.compact``), instead of building them to be
-        thrown away."""
+        grow, and the recent commands (a log entry's states: ``clocks.models.compact``),
+        instead of building them to be thrown away. The recent commands' state before them is
+        kept without its history: it shares the clock's (``RecentCommands``)."""
         data = {
             "time_control": str(self.time_control),
             "a": _fields(self.a), "b": _fields(self.b),
@@ -376,17 +398,26 @@ class ClockState:
         if history:
             data["presses"] = [_fields(p) for p in self.presses]
             data["log"] = [_fields(e) for e in self.log]
+            recent = self.recent_commands
+            data["recent_commands"] = None if recent is None else {
+                "before": recent.before.to_dict(history=False),
+                "commands": [_fields(c) for c in recent.commands],
+            }
         data["finished"] = None if self.finished is None else _fields(self.finished)
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ClockState:
+    def from_dict(cls, data: dict[str, Any], *, history: ClockState | None = None,
+                  ) -> ClockState:
         """Rebuild a state saved with ``to_dict`` (KeyError/ValueError on a damaged one).
 
         States stored before reconciliation existed lack ``epoch``, ``compensated_ms`` and
-        ``flag_turn`` and ``compensated_to_ms``: they read as none so far."""
+        ``flag_turn`` and ``compensated_to_ms``, and those stored before the credit bound lack
+        ``credited_ms`` and ``recent_commands``: they read as none so far. ``history``: the
+        clock whose ``presses`` and ``log`` a state saved without them shares (the state
+        before the recent commands)."""
         finish, flag_turn = data["finished"], data.get("flag_turn")
-        return cls(
+        state = cls(
             time_control=TimeControl.parse(data["time_control"]),
             a=SideClock(**data["a"]), b=SideClock(**data["b"]),
             turn=_side_or_none(data["turn"]), paused=bool(data["paused"]),
@@ -397,8 +428,9 @@ class ClockState:
             compensated_to_ms=data.get("compensated_to_ms"),
             flag_turn=None if flag_turn is None else TurnRecord(
                 **{**flag_turn, "side": Side(flag_turn["side"])}),
-            presses=tuple(Press(**{**p, "side": Side(p["side"])}) for p in data["presses"]),
-            log=tuple(
+            presses=history.presses if history is not None else tuple(
+                Press(**{**p, "side": Side(p["side"])}) for p in data["presses"]),
+            log=history.log if history is not None else tuple(
                 ArbiterAction(**{**e, "side": _side_or_none(e["side"]),
                                  "turn": _side_or_none(e["turn"])})
                 for e in data["log"]
@@ -408,6 +440,16 @@ class ClockState:
                 finish["reason"],
             ),
         )  # fmt: skip
+        recent = None if history is not None else data.get("recent_commands")
+        if recent is None:
+            return state
+        commands = tuple(_command_from(c) for c in recent["commands"])
+        logged = sum(c.kind in (CommandKind.ADJUST, CommandKind.CORRECT) for c in commands)
+        if not commands or logged > len(state.log):
+            raise ValueError("recent_commands: the commands do not match the clock's log")
+        kept = replace(state, log=state.log[:len(state.log) - logged])
+        before = cls.from_dict(recent["before"], history=kept)
+        return replace(state, recent_commands=RecentCommands(before, commands))
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -464,104 +506,24 @@ class ClockState:
         before the turn's running stretch began); the next turn starts there too."""
         tc = self.time_control
         clock = self.side(side)
+        late = 0 if reconciled is None else reconciled.late_ms
         clock = replace(
             clock,
             used_ms=clock.used_ms + self._turn_cost(at),
             increments_ms=clock.increments_ms + tc.increment_ms,
+            credited_ms=clock.credited_ms + late,
         )
         number = self.press_number + 1
         press = Press(number, side, at, self._allowance(side) - clock.used_ms + tc.increment_ms)
         after = replace(
             self._with(side, clock), press_number=number, presses=(*self.presses, press),
             turn=side if self.flagged(side.other) else side.other,
-            turn_started_ms=at, turn_elapsed_ms=0,
+            turn_started_ms=at, turn_elapsed_ms=0, recent_commands=None,
         )  # fmt: skip
         if reconciled is not None and reconciled.late_ms:
             after = replace(after, compensated_ms=self.compensated_ms + reconciled.cost_ms,
                             compensated_to_ms=now)
         return PressResult(after._changed(now), press, None, reconciled)
-
-    def _reconcile(self, original: ClockState, side: Side, press_number: int, now: int,
-                   measured: int, epoch: int | None, budget_ms: int,
-                   cap_ms: int | None = None) -> PressResult:
-        """A press with the device's measurement of its turn, on this state (flags due by
-        ``now`` applied; ``original`` is returned unchanged when the press is refused).
-
-        The press is dated ``late`` ms before its arrival, where the device saw it, when:
-        nothing but flags changed the clock since the device's snapshot (same press number,
-        same ``epoch``), the device measured less than the server saw pass (never more time
-        than the server saw, never a negative turn, never before the turn's running stretch
-        began) and the game's budget covers ``late``. Past the budget it is dated on arrival.
-        A flag the server stored is withdrawn when the device's turn ended before the deadline
-        and nothing was played after the flag; otherwise the flag stands. With ``cap_ms`` (an
-        online seat) ``late`` is at most ``cap_ms`` and what is left of the budget, and flags
-        always stand.
-        """
-        ignored = self._measured_refusal(side, press_number, epoch)
-        if ignored is not None:
-            return PressResult(original, None, ignored)
-        left = max(0, budget_ms - self.compensated_ms)
-        record = self.flag_turn
-        if self.flagged(side):
-            if (record is None or record.side is not side or record.press_number != press_number
-                    or cap_ms is not None):
-                return PressResult(original, None, IgnoredReason.FLAGGED)
-            deadline = self.side(side).flagged_at_ms or 0
-            at_deadline = record.elapsed_ms + deadline - record.started_ms
-            measured = max(measured, record.elapsed_ms)
-            late = now - deadline + at_deadline - measured
-            if measured >= at_deadline or self._budget_cost(late, now) > left:
-                dated = Dated.ARRIVAL if measured >= at_deadline else Dated.BUDGET
-                return PressResult(original, None, IgnoredReason.FLAGGED,
-                                   Reconciliation(measured, 0, dated))
-            clock = self.side(side)
-            used = self._allowance(side) - max(0, at_deadline - self.time_control.delay_ms)
-            rewound = replace(
-                self._with(side, replace(clock, used_ms=used, flagged_at_ms=None)), turn=side,
-                turn_started_ms=record.started_ms, turn_elapsed_ms=record.elapsed_ms,
-            )  # fmt: skip
-            cost = self._budget_cost(late, now)
-            return rewound._complete_turn(
-                side, now - late, now, Reconciliation(measured, late, Dated.DEVICE, cost, True))
-        if side is not self.running:
-            return PressResult(original, None, IgnoredReason.NOT_YOUR_TURN)
-        measured = max(measured, self.turn_elapsed_ms)
-        late = max(0, self._turn_elapsed(now) - measured)
-        if cap_ms is not None:
-            late = min(late, cap_ms, left)
-        cost = self._budget_cost(late, now)
-        dated = Dated.DEVICE if late else Dated.ARRIVAL
-        if cost > left:
-            late, cost, dated = 0, 0, Dated.BUDGET
-        return self._complete_turn(side, now - late, now,
-                                   Reconciliation(measured, late, dated, cost))
-
-    def _budget_cost(self, late: int, now: int) -> int:
-        """The budget a press dated ``late`` ms before its arrival at ``now`` uses: the part of
-        ``[now - late, now]`` that no earlier reconciled press covered (they cover up to their
-        arrival, ``compensated_to_ms``). Presses queued through one outage arrive together and
-        share its time, so the budget bounds the outage time credited, not the press count."""
-        covered = 0 if self.compensated_to_ms is None else self.compensated_to_ms - (now - late)
-        return late - min(late, max(0, covered))
-
-    def _measured_refusal(self, side: Side, press_number: int,
-                          epoch: int | None) -> IgnoredReason | None:
-        """Why a measured press cannot count, up to the flag and turn checks of
-        ``_reconcile``: a copy of a counted press first (it is idempotent by its number, whatever
-        happened since), then what the arbiter did since the device's snapshot."""
-        if 0 <= press_number < self.press_number and self.presses[press_number].side is side:
-            return IgnoredReason.DUPLICATE
-        if self.finished is not None:
-            return IgnoredReason.FINISHED
-        if self.started_at_ms is None:
-            return IgnoredReason.NOT_STARTED
-        if epoch is not None and epoch != self.epoch:
-            return IgnoredReason.ARBITER
-        if self.paused:
-            return IgnoredReason.PAUSED
-        if press_number != self.press_number:
-            return IgnoredReason.STALE if press_number < self.press_number else IgnoredReason.AHEAD
-        return None
 
     def _press_refusal(self, side: Side, press_number: int) -> IgnoredReason | None:
         if self.finished is not None:
@@ -609,9 +571,14 @@ class ClockState:
         changed = replace(self, version=self.version + 1, updated_ms=now, flag_turn=flag_turn)
         return changed._prepare(now)[0]
 
-    def _command(self, now: int) -> ClockState:
-        """An arbiter's change: a new epoch, so presses the device made before it are refused."""
-        return replace(self, epoch=self.epoch + 1)._changed(now)
+    def _command(self, now: int, command: Command, before: ClockState) -> ClockState:
+        """An arbiter's change (``before``: the clock it was given to): a new epoch, so that a
+        press the device made on an older view is told apart, and the command kept with the
+        recent ones, so that such a press can be placed before it (``reconcile.rebase``)."""
+        recent = before.recent_commands
+        recent = (RecentCommands(before, (command,)) if recent is None
+                  else RecentCommands(recent.before, (*recent.commands, command)))
+        return replace(self, epoch=self.epoch + 1, recent_commands=recent)._changed(now)
 
 
 def _choice(enum: type[_E], value: object, what: str) -> _E:
@@ -645,6 +612,15 @@ def _value(side: Side | None) -> str | None:
 
 def _side_or_none(value: str | None) -> Side | None:
     return None if value is None else Side(value)
+
+
+def _command_from(data: dict[str, Any]) -> Command:
+    return Command(
+        CommandKind(data["kind"]), data["at_ms"], _side_or_none(data["side"]),
+        None if data["adjust"] is None else AdjustKind(data["adjust"]), data["amount_ms"],
+        _side_or_none(data["turn"]),
+        None if data["finish"] is None else FinishKind(data["finish"]), data["reason"],
+    )
 
 
 def _fields(record: Any) -> dict[str, Any]:

@@ -11,10 +11,11 @@ from enum import StrEnum
 
 __all__ = [
     "AdjustKind", "AlreadyStartedError", "ArbiterAction", "ClockError", "ClockFinishedError",
-    "Dated", "Finish", "FinishKind", "IgnoredReason", "InvalidAmountError", "MissingArgumentError",
-    "NegativeTimeError", "NotPausedError", "NotRunningError", "NotStartedError",
-    "NothingToCorrectError", "Press", "Reconciliation", "Side", "SideClock", "SideFlaggedError",
-    "Status", "TurnRecord", "UnknownChoiceError",
+    "Command", "CommandKind", "Dated", "Finish", "FinishKind", "IgnoredReason",
+    "InvalidAmountError", "MissingArgumentError", "NegativeTimeError", "NotPausedError",
+    "NotRunningError", "NotStartedError", "NothingToCorrectError", "Press", "PressResult",
+    "Reconciliation",
+    "Side", "SideClock", "SideFlaggedError", "Status", "TurnRecord", "UnknownChoiceError",
 ]  # fmt: skip
 
 
@@ -62,7 +63,20 @@ class Dated(StrEnum):
 
     DEVICE = "device"  # where the device saw it: the gap is explained and within the budget
     ARRIVAL = "arrival"  # the device measured no less than the server saw pass: nothing to move
-    BUDGET = "budget"  # on arrival, because the game's compensation budget would be exceeded
+    BUDGET = "budget"  # later than the device saw it (on arrival at worst): the budget ran out
+    HEARD = "heard"  # later than the device saw it: the server heard the device after that, so
+    # it is credited only the silence the server observed (or the transport allowance)
+
+
+class CommandKind(StrEnum):
+    """An arbiter's command, as a clock keeps it until the next press (``Command``)."""
+
+    START = "start"
+    PAUSE = "pause"
+    RESUME = "resume"
+    ADJUST = "adjust"
+    CORRECT = "correct"
+    FINISH = "finish"
 
 
 class AdjustKind(StrEnum):
@@ -133,6 +147,7 @@ class SideClock:
     increments_ms: int = 0  # Fischer increments granted
     adjustments_ms: int = 0  # net arbiter adjustments (negative when time was taken away)
     flagged_at_ms: int | None = None
+    credited_ms: int = 0  # how much earlier than their arrival this side's presses were dated
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,15 +163,35 @@ class Press:
 @dataclass(frozen=True, slots=True)
 class Reconciliation:
     """How a press measured by the board's device was placed: ``late_ms`` is how much earlier
-    than its arrival it was dated (0 on arrival), ``cost_ms`` how much of the game's budget
-    that took (presses queued in one outage share its time: see ``ClockState._budget_cost``),
-    ``unflagged`` whether it withdrew a flag."""
+    than its arrival it was dated (0 on arrival: the credit the press got), ``cost_ms`` how
+    much of the game's budget that took (presses queued in one outage share its time: see
+    ``clocks.core.reconcile.budget_cost``), ``unflagged`` whether it withdrew a flag.
+    ``claimed_ms`` is the credit the device's measurement asked for (``late_ms`` when nothing
+    bounded it), ``before_commands`` how many arbiter commands the device had not seen and the
+    press was placed before."""
 
     measured_ms: int
     late_ms: int
     dated: Dated
     cost_ms: int = 0
     unflagged: bool = False
+    claimed_ms: int = 0
+    before_commands: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PressResult:
+    """The outcome of a press: accepted with its ``Press`` record, or ignored with the reason;
+    for a press the device measured, how it was placed on the server's timeline."""
+
+    state: ClockState  # noqa: F821 (clocks.core.clock's; annotations are not evaluated)
+    press: Press | None
+    ignored: IgnoredReason | None
+    reconciled: Reconciliation | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.ignored is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +203,23 @@ class TurnRecord:
     started_ms: int  # start of the turn's last running stretch
     elapsed_ms: int  # the turn's time before that stretch
     press_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """An arbiter's command as given, kept until the next press so that it can be given again
+    after a press the device made before it (``clocks.core.reconcile``): its kind, when, and
+    its arguments (``adjust``: side, kind, amount, turn; ``correct``: turn; ``finish``: kind,
+    side; ``reason`` for the three)."""
+
+    kind: CommandKind
+    at_ms: int
+    side: Side | None = None
+    adjust: AdjustKind | None = None
+    amount_ms: int = 0
+    turn: Side | None = None
+    finish: FinishKind | None = None
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ import re
 import pytest
 
 import clocks.core.clock
+import clocks.core.hearing
 import clocks.core.timecontrol
 from clocks.core.clock import (
     MAX_ADJUST_MS,
@@ -132,6 +133,7 @@ def test_a_new_clock_shows_full_time_and_nothing_running():
         "epoch": 0,
         "turn_elapsed_ms": 0,
         "compensated_ms": 0,
+        "credited_ms": {"A": 0, "B": 0},
         "remaining_ms": {"A": 600_000, "B": 600_000},
         "delay_left_ms": 0,
         "deadline_ms": None,
@@ -516,7 +518,8 @@ def test_to_dict_round_trips_through_json():
     assert ClockState.from_dict(ClockState.new().to_dict()) == ClockState.new()
 
 
-@pytest.mark.parametrize("module", [clocks.core.clock, clocks.core.timecontrol])
+@pytest.mark.parametrize("module", [clocks.core.clock, clocks.core.timecontrol,
+                                    clocks.core.hearing])
 def test_documented_examples_run(module):
     failures, tried = doctest.testmod(module)
     assert tried > 0

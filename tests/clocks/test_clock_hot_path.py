@@ -14,11 +14,19 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from clocks import access, benchprofile, hall_feed, press_threads, server_context, services
+from clocks import (
+    access,
+    benchprofile,
+    hall_feed,
+    holder,
+    press_threads,
+    server_context,
+    services,
+)
 from clocks.benchsupport import create_clock_event
 from clocks.consumers import HallConsumer
 from clocks.core.clock import IgnoredReason
-from clocks.models import ClockLogEntry
+from clocks.models import Clock, ClockLogEntry
 from games.online.play import mark_online
 from tournament.boards.tokens import TokenRefused, revoke_token
 from tournament.site import worker_gc
@@ -31,13 +39,19 @@ def numbered(round_, number):
 # --- the token and the guards read by the lock's statement -----------------------------------
 
 
+TABLET = holder.device_key("tablet0000000000000001")
+
+
 def started(round_, number):
+    """The board's clock started, kept by the tablet (as the first page to open it would)."""
     board = numbered(round_, number)
     services.start(board, who="arbiter")
+    Clock.objects.filter(board=board).update(holder=TABLET)
     return board
 
 
 def device_press(board, **vet):
+    vet.setdefault("device", TABLET)
     return services.press(board, "A", 0, who="player A",
                           vet=access.PressVet(board.token, **vet))
 
@@ -53,7 +67,19 @@ def test_the_token_and_every_guard_cost_a_press_no_query_of_their_own(db):
     assert statements == (["SELECT", "WITH"] if connection.vendor == "postgresql"
                           else ["SELECT", "UPDATE", "INSERT"])
     lock = captured.captured_queries[1]["sql"]
-    assert "b.token" in lock and "games_onlinegame" in lock
+    assert "b.token" in lock and "games_onlinegame" in lock and "holder" in lock
+
+
+def test_a_device_that_does_not_keep_the_clock_is_refused_under_the_lock(db):
+    board = started(create_clock_event(1, slug="hot-holder"), 1)
+    before = ClockLogEntry.objects.count()
+    phone = holder.device_key("phone0000000000000002")
+    with pytest.raises(services.ClockRefused, match="Another device keeps"):
+        device_press(board, device=phone)
+    with pytest.raises(services.ClockRefused, match="Another device keeps"):
+        device_press(board, device=None)  # a page too old to name its device
+    assert ClockLogEntry.objects.count() == before
+    assert device_press(board, device=phone, guarded=False).press is not None  # an arbiter
 
 
 def test_a_guard_is_asked_only_where_its_condition_holds(db, monkeypatch):

@@ -38,6 +38,7 @@ from clocks.core.clock import (
     SideFlaggedError,
     Status,
 )
+from clocks.core.state_reader import read_state
 from clocks.core.timecontrol import MAX_SECONDS, TimeControl
 
 SIDES = st.sampled_from(list(Side))
@@ -370,6 +371,7 @@ class ClockMachine(RuleBasedStateMachine):
     def persistence_and_snapshot_round_trip(self):
         saved = json.loads(json.dumps(self.state.to_dict()))
         assert ClockState.from_dict(saved) == self.state
+        assert read_state(saved) == self.state  # a backup reads every state the core makes
         snap = self.state.snapshot(self.model.t)
         assert json.loads(json.dumps(snap)) == snap
         assert snap["remaining_ms"] == {s.value: self.model.remaining[s] for s in Side}

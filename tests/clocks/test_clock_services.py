@@ -283,29 +283,51 @@ def test_a_queued_press_is_reconciled_logged_and_bounded_by_the_events_budget(bo
                                                                               clock_time):
     services.start(board, who=arbiter.username, user=arbiter)
     clock_time.advance(17_000)
-    outcome = services.press(board, "A", 0, who="player A",
-                             measured=services.Measured(5_800, 1))
+    # the board's socket last heard the device at 2 s (the Wi-Fi dropped then)
+    offline = services.Measured(5_800, 1, heard_ms=T0 + 2_000)
+    outcome = services.press(board, "A", 0, who="player A", measured=offline)
     assert outcome.press.at_ms == T0 + 5_800 and outcome.reconciled.late_ms == 11_200
     entry = ClockLogEntry.objects.filter(action="press").get()
     assert entry.detail["reconciled"] == {"measured_ms": 5_800, "late_ms": 11_200,
                                           "dated": "device", "budget_used_ms": 11_200,
-                                          "unflagged": False}
+                                          "unflagged": False, "claimed_ms": 11_200,
+                                          "heard_ms": T0 + 2_000, "epoch": 1,
+                                          "before_commands": 0}
     assert services.reconciliation_text(1, outcome.reconciled) == (
         "press 1, measured by the board: 5.8 s, arrived 11.2 s late")
     link = services.round_snapshots(board.round)[0]["link"]
     assert (link["state"], link["marked"], link["notes"]) == (
         "none", 1, ["press 1, measured by the board: 5.8 s, arrived 11.2 s late"])
-    again = services.press(board, "A", 0, who="player A", measured=services.Measured(5_800, 1))
+    assert services.snapshot(board)["credited_ms"] == {"A": 11_200, "B": 0}
+    again = services.press(board, "A", 0, who="player A", measured=offline)
     assert again.ignored is IgnoredReason.DUPLICATE and not again.changed
-    # the event's budget: 5 s left of it cannot cover another 9 s outage
+    # the event's budget: 5 s left of it cover 5 s of another 9 s outage
     round_ = board.round
     round_.event.clock_compensation_s = 16
     round_.event.save()
     board = Board.objects.select_related("round__event").get(pk=board.pk)
     clock_time.advance(10_000)
-    late = services.press(board, "B", 1, who="player B", measured=services.Measured(12_000, 1))
-    assert late.reconciled.dated.value == "budget"
-    assert late.press.at_ms == clock_time.now
+    late = services.press(board, "B", 1, who="player B",
+                          measured=services.Measured(12_000, 1, heard_ms=T0 + 17_000))
+    assert (late.reconciled.dated.value, late.reconciled.late_ms) == ("budget", 4_800)
+    assert late.press.at_ms == clock_time.now - 4_800
+    assert services.reconciliation_text(2, late.reconciled) == (
+        "press 2, measured by the board: 12.0 s, 9.2 s late, credited 4.8 s: the rest of "
+        "the game's compensation budget")
+
+
+def test_a_press_on_a_link_heard_throughout_is_credited_the_allowance(board, arbiter,
+                                                                       clock_time):
+    services.start(board, who=arbiter.username, user=arbiter)
+    clock_time.advance(40_000)
+    cheat = services.Measured(3_000, 1, heard_ms=clock_time.now - 900)
+    outcome = services.press(board, "A", 0, who="player A", measured=cheat)
+    assert (outcome.reconciled.late_ms, outcome.reconciled.dated.value) == (1_000, "heard")
+    assert services.reconciliation_text(1, outcome.reconciled) == (
+        "press 1, measured by the board: 3.0 s, claimed 37.0 s late, credited 1.0 s: the "
+        "server heard the board until then")
+    link = services.round_snapshots(board.round)[0]["link"]
+    assert link["marked"] == 1  # a device claiming more than the server observed
 
 
 def test_a_press_is_dated_when_it_arrived_not_when_it_got_the_lock(board, arbiter, clock_time):

@@ -10,7 +10,7 @@ from django.test import Client
 from clocks import services
 from clocks.benchsupport import create_clock_event
 from clocks.models import Clock
-from tests.sockets import connect, foreign_origin_refused, receive
+from tests.sockets import board_path, connect, foreign_origin_refused, receive
 from tournament.boards.tokens import revoke_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -52,7 +52,7 @@ def start(board, arbiter):
 
 
 async def test_snapshot_on_connect(board):
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     snap = (await receive(player, "snapshot"))["clock"]
     assert snap["board"] == board.pk and snap["board_number"] == 1
     assert snap["status"] == "not_started"
@@ -63,7 +63,7 @@ async def test_snapshot_on_connect(board):
 
 async def test_press_switches_and_reaches_spectators(board, arbiter):
     await database_sync_to_async(start)(board, arbiter)
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     spectator = await connect(f"/ws/spectate/{board.pk}/")
     assert (await receive(player, "snapshot"))["clock"]["running"] == "A"
     await receive(spectator, "snapshot")
@@ -77,7 +77,7 @@ async def test_press_switches_and_reaches_spectators(board, arbiter):
 
 async def test_stale_press_is_ignored_with_the_current_snapshot(board, arbiter):
     await database_sync_to_async(start)(board, arbiter)
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     await receive(player, "snapshot")
     await player.send_json_to({"type": "press", "side": "A", "press": 0})
     await receive(player, "snapshot")
@@ -102,13 +102,13 @@ async def test_invalid_or_revoked_token_is_refused_with_the_reason(board):
     await stranger.wait(timeout=3)  # the consumer ended without an error
 
     await database_sync_to_async(revoke_token)(board)
-    revoked = await connect(f"/ws/board/{board.token}/")
+    revoked = await connect(board_path(board))
     assert "withdrawn" in (await receive(revoked, "error"))["message"]
 
 
 async def test_token_revoked_while_connected_stops_presses(board, arbiter):
     await database_sync_to_async(start)(board, arbiter)
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     await receive(player, "snapshot")
     await database_sync_to_async(revoke_token)(board)
     await player.send_json_to({"type": "press", "side": "A", "press": 0})
@@ -119,7 +119,7 @@ async def test_token_revoked_while_connected_stops_presses(board, arbiter):
 
 async def test_arbiter_actions_are_refused_to_players(board, arbiter):
     await database_sync_to_async(start)(board, arbiter)
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     await receive(player, "snapshot")
     for message in ({"type": "pause"}, {"type": "start"},
                     {"type": "adjust", "side": "A", "kind": "add", "seconds": 60, "reason": "x"}):
@@ -161,11 +161,11 @@ async def test_spectators_are_read_only(board, arbiter):
 
 async def test_reconnect_gets_the_current_snapshot(board, arbiter):
     await database_sync_to_async(start)(board, arbiter)
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     await receive(player, "snapshot")
     await player.disconnect()
     await database_sync_to_async(services.press)(board, "A", 0, who="player A")
-    again = await connect(f"/ws/board/{board.token}/")
+    again = await connect(board_path(board))
     snap = (await receive(again, "snapshot"))["clock"]
     assert snap["press_number"] == 1 and snap["running"] == "B"
     await again.send_json_to({"type": "sync"})
@@ -174,7 +174,7 @@ async def test_reconnect_gets_the_current_snapshot(board, arbiter):
 
 
 async def test_bad_messages_get_an_error_and_the_socket_stays_open(board):
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     await receive(player, "snapshot")
     await player.send_to(text_data="{not json")
     assert "JSON" in (await receive(player, "error"))["message"]
@@ -232,7 +232,7 @@ async def past_snapshots(communicator, kind: str) -> dict:
 
 async def test_a_measured_press_is_answered_whatever_became_of_it(board, arbiter):
     await database_sync_to_async(start)(board, arbiter)
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     snap = (await receive(player, "snapshot"))["clock"]
     measured = {"type": "press", "side": "A", "press": 0, "elapsed_ms": 86_400_000,
                 "epoch": snap["epoch"]}
@@ -261,7 +261,7 @@ async def test_the_hall_sees_each_board_devices_link(board, arbiter, session_coo
     hall = await connect(f"/ws/hall/{board.round_id}/", session_cookie)
     first = await receive(hall, "hall")
     assert {b["link"]["state"] for b in first["boards"]} == {"none"}
-    player = await connect(f"/ws/board/{board.token}/")
+    player = await connect(board_path(board))
     await receive(player, "snapshot")
     link = await past_snapshots(hall, "link")
     assert (link["board"], link["link"]["state"]) == (board.pk, "live")
@@ -281,7 +281,7 @@ async def test_the_hall_sees_each_board_devices_link(board, arbiter, session_coo
     # a reconciled press marks the board until the arbiter has seen it
     await database_sync_to_async(start)(board, arbiter)
     await database_sync_to_async(services.press)(
-        board, "A", 0, who="player A", measured=services.Measured(0, 1),
+        board, "A", 0, who="player A", measured=services.Measured(0, 1, heard_ms=0),
         arrived_ms=services.now_ms() + 5_000)
     link = (await past_snapshots(hall, "link"))["link"]
     assert link["marked"] == 1 and "arrived 5.0 s late" in link["notes"][0]
@@ -307,26 +307,26 @@ async def test_a_measured_press_that_may_not_be_made_is_answered_as_refused(boar
 
 async def test_a_page_that_reconnects_replaces_the_sockets_of_a_dead_worker(board):
     """A worker that dies closes nothing: its socket stays listed live. The board page
-    reconnects (to another worker) with its tab's id, which replaces that socket, so the next
-    outage shows as one."""
-    from clocks.models import Clock
-
-    first = await connect(f"/ws/board/{board.token}/?page=tab0000001")
+    reconnects (to another worker) with its device's id, which replaces that socket, so the
+    next outage shows as one; an older socket of the device still open is told to stop."""
+    first = await connect(board_path(board))
     await receive(first, "snapshot")
     # the worker dies: its socket's channel stays listed, as nothing reports it gone
     dead = next(iter((await database_sync_to_async(Clock.objects.get)(board=board))
                      .link["sockets"]))
-    second = await connect(f"/ws/board/{board.token}/?page=tab0000001")
+    second = await connect(board_path(board))
     await receive(second, "snapshot")
     link = (await database_sync_to_async(Clock.objects.get)(board=board)).link
     assert dead not in link["sockets"] and list(link["sockets"].values()) == ["live"]
-    # another tab (or a page without an id, or a junk id) keeps its own entry
-    other = await connect(f"/ws/board/{board.token}/?page=x%27%3Cjunk")
+    stopped = await receive(first, "error")  # this worker's older socket: one page per device
+    assert stopped["fatal"] and "opened again on this device" in stopped["message"]
+    # another device (or a page without an id, or a junk id) keeps its own entry
+    other = await connect(board_path(board, "x%27%3Cjunk"))
     await receive(other, "snapshot")
     link = (await database_sync_to_async(Clock.objects.get)(board=board)).link
     assert len(link["sockets"]) == 2 and len(link["devices"]) == 1
     for socket in (second, other):
         await socket.disconnect()
     link = (await database_sync_to_async(Clock.objects.get)(board=board)).link
-    assert link["sockets"] == {} and "devices" not in link
+    assert link["sockets"] == {} and link["devices"] == {}
     await first.disconnect()

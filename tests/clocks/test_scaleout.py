@@ -19,6 +19,7 @@ from django.db import connections
 from clocks import services
 from clocks.benchsupport import AsgiServer, create_clock_event
 from tests.clocks.servers import wait_for_other_sessions_to_end
+from tests.sockets import board_path
 
 pytestmark = [
     pytest.mark.skipif(
@@ -70,7 +71,7 @@ def test_a_press_on_one_worker_reaches_a_spectator_on_the_other(workers):
     first, second = workers
 
     async def scenario():
-        player = await open_socket(first, f"/ws/board/{board.token}/")
+        player = await open_socket(first, board_path(board))
         spectator = await open_socket(second, f"/ws/spectate/{board.pk}/")
         before = await next_snapshot(player)
         assert (await next_snapshot(spectator))["version"] == before["version"]

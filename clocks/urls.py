@@ -5,6 +5,7 @@ from django.urls import path
 from clocks import views
 
 urlpatterns = [
+    path("b/worker.js", views.board_worker, name="board_worker"),
     path("b/<str:token>/", views.board_page, name="board_page"),
     path("e/<slug:slug>/clocks/<int:number>/", views.clock_hall, name="clock_hall"),
     path("e/<slug:slug>/clocks/<int:number>/<int:board>/", views.clock_spectate,

@@ -8,6 +8,10 @@ the websocket connects) and name the socket to open; ``static/js/clock.js`` and
 
 from __future__ import annotations
 
+from functools import cache
+
+from django.contrib.staticfiles import finders
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -31,6 +35,20 @@ def _page(request, board: Board, *, mode: str, ws_path: str, template: str):
         "snapshot": services.snapshot(board),
     }
     return render(request, template, context)
+
+
+@cache
+def _worker_script() -> bytes:
+    with open(finders.find("js/board-worker.js"), "rb") as script:
+        return script.read()
+
+
+def board_worker(request):
+    """The board page's service worker (``static/js/board-worker.js``), served under /b/ so
+    that its scope covers the board pages: a reload without the network shows the clock."""
+    response = HttpResponse(_worker_script(), content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @never_cache

@@ -216,7 +216,25 @@ def _enter(board: Board, data: dict[str, Any], *, expected_version: int) -> Live
     live.version += 1
     live.confirmed = {}
     live.save(update_fields=["actions", "version", "confirmed", "updated_at"])
+    if game.is_over:
+        _stop_clock(board, action)
     return LiveState(live.version, live.actions, game, live.confirmed, None)
+
+
+def _stop_clock(board: Board, action: dict[str, Any]) -> None:
+    """Every end of the game stops its clock, in the entry's transaction: a resignation as
+    the seat's, the last tile (or the flags that end it) as completed. A clock that never
+    started, or has stopped already, is left as it is."""
+    state = _clock_now(board)
+    if state is None or state.started_at_ms is None or state.finished is not None:
+        return
+    resigned = action["action"] == "resign"
+    try:
+        clock_services.finish(board, "resigned" if resigned else "completed", who="scoresheet",
+                              side=action["seat"] if resigned else None,
+                              reason=_("the game ended on the scoresheet"))
+    except clock_services.ClockRefused:  # stopped meanwhile by someone else: stopped all the same
+        pass
 
 
 def _apply(game: Game, action) -> None:
@@ -240,6 +258,10 @@ def undo(board: Board, *, expected_version: int) -> LiveState:
         raise LiveRefused(_("Another device entered a move meanwhile; check and try again."))
     if not live.actions:
         raise LiveRefused(_("Nothing to take back."))
+    clock = _clock_now(board)
+    if clock is not None and clock.finished is not None and _replay(board, live.actions).is_over:
+        raise LiveRefused(_("The game is over and its clock has stopped: ask the arbiter to "
+                            "correct it."))
     live.actions = live.actions[:-1]
     live.version += 1
     live.confirmed = {}

@@ -1,19 +1,8 @@
-/* Board clock. The server's snapshots are the record; between them, and through a lost
- * connection, the page keeps time itself (docs/clock.md, "The board device keeps time").
- *
- * The server sends a full snapshot on connect and after every change. The page turns it into a
- * local model on the device's monotonic clock (performance.now(), anchored to timeOrigin so
- * that a reload keeps the timeline), with the snapshot's age estimated from server_time_ms (the
- * largest recent "server minus client" sample is the one with the least network delay; pongs
- * are samples too, and a better estimate dates the running turn again). The
- * model runs the clock, flags a side whose time runs out and takes presses, online or not: each
- * press is queued in localStorage with what the device measured (the press number it ends, the
- * turn's running time, the arbiter epoch it saw) and sent as soon as the socket is open; the
- * server answers each ("pressed": accepted, duplicate or refused with the reason). When the
- * queue is empty the server's snapshot is taken again, and it wins.
- *
- * window.IngeniousClock exposes the helpers hall.js shares (format, remaining, socket, offsets,
- * the translated strings).
+/* The clock pages' shared helpers (window.IngeniousClock): the server's time as this device
+ * sees it, remaining times, their format, the translated strings, a websocket that reconnects
+ * by itself with a heartbeat, the arbiter's command buttons and the note under the clock.
+ * board.js (the board page), hall.js (the arbiters' hall) and online.js (an online seat) use
+ * them; docs/clock.md describes the protocol.
  */
 (function () {
   "use strict";
@@ -31,6 +20,8 @@
     return bestOffset() !== before;
   }
   function serverNow() { return Date.now() + bestOffset(); }
+  /* A time of the server's clock as this device shows the time of day. */
+  function localTime(serverMs) { return new Date(serverMs - bestOffset()).toLocaleTimeString(); }
 
   function runningSide(snap) {
     return snap && !snap.finished && !snap.paused ? snap.running : null;
@@ -157,7 +148,8 @@
     return message;
   }
 
-  /* A note under the clock, hidden after 6 s unless it must stay (a refused press). */
+  /* A note in the clock's bar (never over a half a player taps), hidden after 6 s unless it
+   * must stay (a refused press). */
   function showMessage(text, stays) {
     var box = document.getElementById("clock-message");
     if (!box) return;
@@ -174,264 +166,10 @@
   }
 
   window.IngeniousClock = {
-    noteServerTime: noteServerTime, serverNow: serverNow, remaining: remaining,
-    runningSide: runningSide, format: format, strings: strings, socket: socket,
-    commandFor: commandFor, showMessage: showMessage, connectionLabel: connectionLabel,
+    noteServerTime: noteServerTime, serverNow: serverNow, bestOffset: bestOffset,
+    localTime: localTime, remaining: remaining, runningSide: runningSide, format: format,
+    strings: strings, socket: socket, commandFor: commandFor, showMessage: showMessage,
+    connectionLabel: connectionLabel,
   };
-
-  var root = document.getElementById("clock");
-  if (!root) return;
-
-  var canPress = root.dataset.canPress === "1";
-  var sides = {
-    A: root.querySelector(".side-A"), B: root.querySelector(".side-B"),
-  };
-  var statusEl = document.getElementById("clock-status");
-  var connectionEl = document.getElementById("clock-connection");
-  var other = { A: "B", B: "A" };
-
-  function devNow() { return performance.timeOrigin + performance.now(); }
-  function timeControl(text) {
-    var inc = /\+(\d+)$/.exec(text), delay = /d(\d+)$/.exec(text);
-    return { inc: inc ? 1000 * parseInt(inc[1], 10) : 0, delay: delay ? 1000 * parseInt(delay[1], 10) : 0 };
-  }
-
-  /* The local model: each side's time at the start of the running turn (base), the running
-   * side and when its turn began on the device's clock, flags, press number and epoch. */
-  function fromSnapshot(s) {
-    var tc = timeControl(s.time_control), running = runningSide(s);
-    var m = {
-      version: s.version, status: s.status, finished: s.finished, paused: s.paused,
-      running: running, pressNumber: s.press_number, epoch: s.epoch || 0,
-      base: { A: s.remaining_ms.A, B: s.remaining_ms.B }, turnStart: null,
-      flags: { A: s.flags.A !== null, B: s.flags.B !== null }, inc: tc.inc, delay: tc.delay,
-    };
-    if (running) {
-      var age = Math.max(0, serverNow() - s.server_time_ms), elapsed = s.turn_elapsed_ms || 0;
-      m.turnStart = devNow() - elapsed - age;
-      m.base[running] = s.remaining_ms[running] + Math.max(0, elapsed - tc.delay);
-    }
-    return m;
-  }
-  function left(m, side, now) {
-    if (m.running !== side) return m.base[side];
-    return Math.max(0, m.base[side] - Math.max(0, now - m.turnStart - m.delay));
-  }
-  /* Flags the device's own timeline reaches: the side runs out at its deadline, the other
-   * plays on alone from there (or nothing runs when both are out), offline too. */
-  function advance(m, now) {
-    while (m.running && now >= m.turnStart + m.base[m.running] + m.delay) {
-      var out = m.running, deadline = m.turnStart + m.base[out] + m.delay;
-      m.flags[out] = true;
-      m.base[out] = 0;
-      m.running = m.flags[other[out]] ? null : other[out];
-      m.turnStart = deadline;
-      m.status = m.running ? out.toLowerCase() + "_flagged" : "both_flagged";
-    }
-  }
-
-  var store = "ingenious-clock:" + root.dataset.ws;
-  var saved = null;
-  try { saved = JSON.parse(localStorage.getItem(store) || "null"); } catch (_err) { saved = null; }
-  var initial = JSON.parse(document.getElementById("clock-initial").textContent);
-  noteServerTime(initial.server_time_ms);
-  var queue = saved && saved.queue && saved.queue.length ? saved.queue : [];
-  var model = queue.length ? saved.model : fromSnapshot(initial);
-  var latest = initial;  // the newest snapshot the server sent
-  var confirmed = initial.version;
-  var link = { state: "connecting", lastContact: null, accepted: 0, refused: [] };
-
-  function save() {
-    try {
-      if (queue.length) localStorage.setItem(store, JSON.stringify({ queue: queue, model: model }));
-      else localStorage.removeItem(store);
-    } catch (_err) { /* private mode: the queue lives as long as the tab */ }
-  }
-
-  /* The server's snapshot is taken as soon as no press of this device waits for its answer. */
-  function adopt() {
-    if (queue.length || latest.version < confirmed) return;
-    confirmed = latest.version;
-    model = fromSnapshot(latest);
-  }
-  function received(snapshot) {
-    noteServerTime(snapshot.server_time_ms);
-    if (snapshot.version >= latest.version) latest = snapshot;
-    adopt();
-    render();
-  }
-
-  function timeOfDay(ms) { return new Date(ms).toLocaleTimeString(); }
-  function linkText() {
-    var n = queue.length;
-    if (link.state === "refused") return strings.refused;
-    if (link.state === "connected") {
-      if (!n) return strings.connected;
-      return interpolate(ngettext("Back online: sending %(n)s press…", "Back online: sending %(n)s presses…", n), { n: n }, true);
-    }
-    if (link.lastContact === null) return strings.connecting;
-    var text = n
-      ? ngettext("Offline since %(t)s: this board keeps time; %(n)s press will be sent",
-                 "Offline since %(t)s: this board keeps time; %(n)s presses will be sent", n)
-      : gettext("Offline since %(t)s: this board keeps time");
-    return interpolate(text, { t: timeOfDay(link.lastContact), n: n }, true);
-  }
-
-  function statusText() {
-    if (model.finished) return strings.finished;
-    if (model.status === "not_started" || model.status === "paused") return strings[model.status];
-    if (model.status.indexOf("flagged") >= 0) return strings[model.status];
-    return root.dataset.mode === "player" ? strings.running : strings.running_spectator;
-  }
-
-  function render() {
-    var now = devNow();
-    advance(model, now);
-    root.dataset.status = model.status;
-    root.dataset.queued = String(queue.length);
-    ["A", "B"].forEach(function (side) {
-      var ms = left(model, side, now), el = sides[side];
-      el.querySelector(".time").textContent = format(ms);
-      el.classList.toggle("running", model.running === side);
-      el.classList.toggle("low", ms < 60000);
-      el.classList.toggle("flagged", model.flags[side]);
-      el.setAttribute("aria-pressed", model.running === side ? "true" : "false");
-    });
-    var text = statusText();
-    if (statusEl.textContent !== text) statusEl.textContent = text;
-    var state = link.state === "connected" || link.state === "refused" || link.lastContact === null
-      ? link.state : "offline";
-    if (connectionEl.dataset.state !== state) connectionEl.dataset.state = state;
-    text = linkText();
-    if (connectionEl.textContent !== text) connectionEl.textContent = text;
-  }
-
-  /* The server's answer to a queued press: it leaves the queue, counted or refused. */
-  function answered(data) {
-    var i = queue.findIndex(function (p) { return p.press === data.press && p.side === data.side; });
-    if (i < 0) return;
-    queue.splice(0, i + 1);
-    if (data.status === "refused") link.refused.push(data.message);
-    else link.accepted += 1;
-    noteServerTime(data.clock.server_time_ms);
-    if (data.clock.version >= latest.version) latest = data.clock;
-    save();
-    if (queue.length) return;
-    adopt();
-    if (link.refused.length) {
-      showMessage(interpolate(ngettext("%(n)s press refused: %(why)s", "%(n)s presses refused: %(why)s",
-        link.refused.length), { n: link.refused.length, why: link.refused[0] }, true), true);
-    } else if (link.accepted > 1) {
-      showMessage(interpolate(ngettext("Back online: %(n)s press accepted", "Back online: %(n)s presses accepted",
-        link.accepted), { n: link.accepted }, true));
-    }
-    link.accepted = 0;
-    link.refused = [];
-  }
-
-  function send(p) {
-    conn.send({ type: "press", side: p.side, press: p.press, elapsed_ms: p.elapsed_ms, epoch: p.epoch });
-  }
-  function flush() { queue.forEach(send); }
-
-  /* This tab's id, kept through reloads (sessionStorage): the server lists the board's link
-   * per socket, and a new socket of the same tab replaces the older ones, including those of
-   * a server worker that died without closing them. */
-  function pageId() {
-    var id = null;
-    try { id = sessionStorage.getItem("ingenious-page"); } catch (_err) { /* storage off */ }
-    if (!id) {
-      var bytes = new Uint8Array(12);
-      crypto.getRandomValues(bytes);
-      id = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
-      try { sessionStorage.setItem("ingenious-page", id); } catch (_err) { /* storage off */ }
-    }
-    return id;
-  }
-
-  var conn = socket(root.dataset.ws + "?page=" + pageId(), {
-    state: function (state) {
-      if (link.state === "connected" && state !== "connected") link.lastContact = Date.now();
-      link.state = state;
-      if (state === "connected") { link.lastContact = Date.now(); flush(); }
-      render();
-    },
-    message: function (data) {
-      link.lastContact = Date.now();
-      if (data.type === "snapshot") received(data.clock);
-      else if (data.type === "pong") { if (noteServerTime(data.server_time_ms)) { adopt(); render(); } }
-      else if (data.type === "pressed") { answered(data); render(); }
-      else if (data.type === "ignored") { confirmed = Math.min(confirmed, data.clock.version); received(data.clock); showMessage(data.message); }
-      else if (data.type === "error") showMessage(data.message);
-    },
-  }, root.dataset.mode === "player");
-
-  /* A press counts on this device at once and waits in the queue for the server's answer. */
-  function press(side) {
-    keepAwake();
-    if (!canPress) return;
-    var now = devNow();
-    advance(model, now);
-    if (model.running !== side) { showMessage(strings.not_your_turn); return; }
-    if (navigator.vibrate) navigator.vibrate(30);
-    queue.push({ side: side, press: model.pressNumber, elapsed_ms: Math.round(now - model.turnStart),
-                 epoch: model.epoch });
-    model.base[side] = left(model, side, now) + model.inc;
-    model.pressNumber += 1;
-    model.running = model.flags[other[side]] ? side : other[side];
-    model.turnStart = now;
-    save();
-    send(queue[queue.length - 1]);
-    render();
-  }
-
-  ["A", "B"].forEach(function (side) {
-    sides[side].addEventListener("click", function () { press(side); });
-  });
-  document.addEventListener("keydown", function (e) {
-    var tag = (e.target && e.target.tagName) || "";
-    if (/INPUT|TEXTAREA|SELECT/.test(tag) || e.ctrlKey || e.metaKey || e.altKey) return;
-    var side = null;
-    if (e.key === " " || e.key === "Enter") { advance(model, devNow()); side = model.running; }
-    else if (e.key === "ArrowLeft" || e.key === "a" || e.key === "A") side = "A";
-    else if (e.key === "ArrowRight" || e.key === "l" || e.key === "L") side = "B";
-    if (!side) return;
-    e.preventDefault();  // also stops Space/Enter from "clicking" the focused half a second time
-    press(side);
-  });
-
-  document.querySelectorAll(".arbiter-clock [data-command]").forEach(function (button) {
-    button.addEventListener("click", function () {
-      var message = commandFor(button);
-      if (message) conn.send(message);
-    });
-  });
-
-  var fullscreen = root.querySelector("[data-fullscreen]");
-  if (fullscreen) {
-    fullscreen.hidden = !document.documentElement.requestFullscreen;
-    fullscreen.addEventListener("click", function () {
-      keepAwake();
-      if (document.fullscreenElement) document.exitFullscreen();
-      else document.documentElement.requestFullscreen().catch(function () {});
-    });
-  }
-
-  /* Keep the screen on: the Screen Wake Lock API where there is one, a note where not. */
-  var lock = null;
-  function keepAwake() {
-    if (!("wakeLock" in navigator)) {
-      if (!keepAwake.warned) { keepAwake.warned = true; showMessage(strings.no_wake_lock); }
-      return;
-    }
-    if (lock && !lock.released) return;
-    navigator.wakeLock.request("screen").then(function (l) { lock = l; }).catch(function () {});
-  }
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { keepAwake(); conn.send({ type: "sync" }); }
-  });
-  if ("wakeLock" in navigator) keepAwake();
-
-  render();
-  setInterval(render, 100);
 })();
+

@@ -35,17 +35,40 @@
     return strings[snap.status] || snap.status;
   }
 
-  /* A board device's link: live, offline since when, and reconciled presses to look at. */
+  /* The link of the device keeping a board's clock: live, offline since its last message,
+   * and reconciled presses to look at. */
   function linkText(link) {
     var text = link.state === "live" ? gettext("live")
       : link.state === "offline" ? interpolate(gettext("offline since %(t)s"),
-        { t: new Date(link.since_ms).toLocaleTimeString() }, true)
+        { t: C.localTime(link.since_ms) }, true)
       : gettext("no device");
     if (link.marked) {
       text += " · " + interpolate(ngettext("%(n)s press reconciled", "%(n)s presses reconciled",
         link.marked), { n: link.marked }, true);
     }
     return text;
+  }
+  /* Which device keeps the clock, since when and how, and the others watching. */
+  var how = {
+    first: gettext("kept by the first device since %(t)s"),
+    players: gettext("handed over by both players at %(t)s"),
+    arbiter: gettext("handed over by the arbiter at %(t)s"),
+  };
+  function deviceText(link) {
+    var text = link.holder ? interpolate(how[link.holder.how] || how.first,
+      { t: C.localTime(link.holder.since_ms) }, true) : gettext("no device keeps the clock");
+    if (link.viewers) {
+      text += " · " + interpolate(ngettext("%(n)s other device watching", "%(n)s other devices watching",
+        link.viewers), { n: link.viewers }, true);
+    }
+    return text;
+  }
+  /* The seconds the server credited each side's presses (dated before their arrival). */
+  function creditText(snap) {
+    var credit = snap.credited_ms || { A: 0, B: 0 };
+    if (!credit.A && !credit.B) return "";
+    return interpolate(gettext("credited: first %(a)s s · second %(b)s s"),
+      { a: (credit.A / 1000).toFixed(1), b: (credit.B / 1000).toFixed(1) }, true);
   }
   function renderLinks() {
     var offline = 0, marked = 0;
@@ -58,6 +81,11 @@
       cell.querySelector("[data-link-text]").textContent = linkText(link);
       cell.title = (link.notes || []).join("\n");
       cell.querySelector("[data-seen]").hidden = !link.marked;
+      cell.querySelector("[data-device-text]").textContent = deviceText(link);
+      cell.querySelector("[data-request]").hidden = !link.request;
+      cell.querySelector("[data-hand-over]").hidden = !(link.request || link.holder);
+      cell.querySelector("[data-hand-over]").textContent = link.request
+        ? gettext("Hand the clock over") : gettext("Free the clock");
     });
     var parts = [];
     if (offline) parts.push(interpolate(ngettext("%(n)s board offline", "%(n)s boards offline", offline), { n: offline }, true));
@@ -83,6 +111,9 @@
       });
       var status = row.querySelector("[data-status-text]"), text = statusText(snap);
       if (status.textContent !== text) status.textContent = text;
+      var credit = row.querySelector("[data-credit]");
+      text = creditText(snap);
+      if (credit.textContent !== text) credit.textContent = text;
     });
     var age = Math.round((Date.now() - lastUpdate) / 1000);
     document.getElementById("hall-updated").textContent = interpolate(
@@ -106,6 +137,9 @@
       if (data.type === "hall") { data.boards.forEach(apply); render(); renderLinks(); }
       else if (data.type === "link") { linkOf[data.board] = data.link; renderLinks(); }
       else if (data.type === "snapshot" || data.type === "ignored") { apply(data.clock); render(); }
+      else if (data.type === "done" && data.action === "hand_over") C.showMessage(data.outcome === "freed"
+        ? gettext("The clock is free: the next device whose players agree keeps it.")
+        : gettext("The clock is handed over to the device that asked."));
       else if (data.type === "done") C.showMessage(doneText(data.action, data.count));
       else if (data.type === "error") C.showMessage(data.message);
     },
@@ -121,6 +155,18 @@
   root.querySelectorAll("tr[data-board] [data-seen]").forEach(function (button) {
     button.addEventListener("click", function () {
       conn.send({ type: "seen", board: parseInt(button.closest("tr").dataset.board, 10) });
+    });
+  });
+  /* The clock to the device that asked for it, or freed for the next whose players agree. */
+  var handOver = {
+    ask: gettext("Hand this board's clock to the device that asked for it? The device keeping it now will only show it."),
+    free: gettext("Free this board's clock? The device keeping it will only show it, and the next device whose players agree keeps it."),
+  };
+  root.querySelectorAll("tr[data-board] [data-hand-over]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var board = button.closest("tr").dataset.board, link = linkOf[board] || {};
+      if (!window.confirm(link.request ? handOver.ask : handOver.free)) return;
+      conn.send({ type: "hand_over", board: parseInt(board, 10) });
     });
   });
   root.querySelectorAll("tr[data-board] [data-command]").forEach(function (button) {

@@ -117,8 +117,12 @@
     var tiles = $("swap-tiles").value.trim().split(/[\s,]+/).filter(Boolean);
     send("", { entry: { seat: state.swap_window || state.to_move, action: "swap", tiles: tiles } });
   });
+  /* A resignation ends the game and stops its clock for good: asked first. */
   root.querySelectorAll("[data-other]").forEach(function (b) {
     b.addEventListener("click", function () {
+      if (b.dataset.other === "resign" && !window.confirm(fmt(
+        gettext("%(name)s (%(seat)s) resigns: the game ends and the clock stops. Go on?"),
+        { name: names[b.dataset.seat], seat: b.dataset.seat }))) return;
       send("", { entry: { seat: b.dataset.seat, action: b.dataset.other } });
     });
   });

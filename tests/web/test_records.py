@@ -272,6 +272,39 @@ def test_live_entry_refuses_illegal_moves_and_stale_versions(board):
     assert after.actions == [] and after.version == state.version + 2
 
 
+def test_a_resignation_on_the_live_scoresheet_stops_the_clock(board, monkeypatch):
+    """Issue #35: "B resigns" left A's clock running until "Stop all". Every end of the game
+    stops its clock, as the seat's resignation; it cannot be taken back once stopped."""
+    from clocks import services as clock_services
+
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000)
+    clock_services.start(board, who="arbiter")
+    state = live.enter(board, {"seat": "A", "action": "place", "placement": "e1R-f2O"},
+                       expected_version=0)
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 9_000)
+    state = live.enter(board, {"seat": "B", "action": "resign"}, expected_version=state.version)
+    assert state.game.is_over
+    clock = clock_services.snapshot(board)
+    assert clock["status"] == "finished" and clock["running"] is None
+    assert (clock["finished"]["kind"], clock["finished"]["side"]) == ("resigned", "B")
+    assert clock["finished"]["at_ms"] == 9_000
+    with pytest.raises(live.LiveRefused, match="clock has stopped"):
+        live.undo(board, expected_version=state.version)
+
+
+def test_the_last_tile_on_the_live_scoresheet_stops_the_clock(board, monkeypatch):
+    from clocks import services as clock_services
+
+    monkeypatch.setattr(clock_services, "now_ms", lambda: 1_000)
+    clock_services.start(board, who="arbiter")
+    _text, game = record_for(board, seed=3)
+    for action in game.record.actions:
+        entry = {k: v for k, v in action.to_json().items() if k not in ("claim", "clock")}
+        live.enter(board, entry, expected_version=live.state(board).version)
+    clock = clock_services.snapshot(board)
+    assert (clock["status"], clock["finished"]["kind"]) == ("finished", "completed")
+
+
 def test_the_live_endpoint_speaks_json(client, board):
     url = reverse("live_state", args=[board.token])
     state = client.get(url).json()

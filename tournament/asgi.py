@@ -3,7 +3,8 @@ Channels.
 
 Websocket handshakes must come from a page of this site, scheme, host and port alike
 (``tournament/site/websocket_origin.py``), so that a page on another site cannot drive a board's
-clock with a player's cookies.
+clock with a player's cookies. A handshake on a path that no route takes is denied with HTTP 403
+too, not answered with a 500 (``tournament/site/websocket_routes.py``).
 """
 import os
 
@@ -12,7 +13,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from clocks.flagtimer import FlagTimerMiddleware  # noqa: E402
@@ -21,6 +22,7 @@ from games.routing import websocket_urlpatterns as game_routes  # noqa: E402
 from tournament.site import worker_gc  # noqa: E402
 from tournament.site.websocket_admission import AdmissionGate  # noqa: E402
 from tournament.site.websocket_origin import SameOriginValidator  # noqa: E402
+from tournament.site.websocket_routes import router  # noqa: E402
 from tournament.site.websocket_user import user_middleware_stack  # noqa: E402
 
 # Handshakes go through a few at a time (tournament/site/websocket_admission.py), so that a
@@ -32,7 +34,7 @@ application = FlagTimerMiddleware(
         {
             "http": django_asgi_app,
             "websocket": AdmissionGate(SameOriginValidator(
-                user_middleware_stack(URLRouter(clock_routes + game_routes))
+                user_middleware_stack(router(clock_routes + game_routes))
             )),
         }
     )

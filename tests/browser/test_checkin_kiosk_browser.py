@@ -1,6 +1,6 @@
 """Check-in in a real Chromium at phone width (390 px): the kiosk (name search, pick,
-confirm; a scanned code; back to the empty search by itself), the personal page, the arbiter's
-ticks by keyboard; axe-core's WCAG 2.1 AA rules on each page."""
+confirm; a scanned card; back to the empty search by itself), the personal page (and its
+language switch), the arbiter's ticks by keyboard; axe-core's WCAG 2.1 AA rules on each page."""
 
 from __future__ import annotations
 
@@ -81,9 +81,9 @@ def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
     # back to the empty search by itself
     page.wait_for_selector("#kiosk-q", timeout=15_000)
     assert page.locator("#kiosk-q").input_value() == ""
-    # a barcode scanner types the code and Enter
+    # a barcode scanner reads the card's QR code: it types the card's address and Enter
     code = player_codes.code_for(player_codes.live_card(event.players.get(name="Ben Okafor")))
-    page.locator("#kiosk-q").type(code)
+    page.locator("#kiosk-q").type(f"{server.url}/card/{code}/")
     page.keyboard.press("Enter")
     assert "Checked in: Ben Okafor" in page.locator(".kiosk-done").inner_text()
     assert code not in page.content()
@@ -99,7 +99,7 @@ def test_personal_page_at_phone_width(server, browser, event):  # noqa: F811
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     response = page.goto(f"{server.url}/card/{code}/")
-    assert response.headers["referrer-policy"] == "no-referrer"
+    assert response.headers["referrer-policy"] == "same-origin"
     assert "no-store" in response.headers["cache-control"]
     problems = _axe(page)
     _fits(page)
@@ -108,6 +108,11 @@ def test_personal_page_at_phone_width(server, browser, event):  # noqa: F811
     assert "You are checked in for round 1." in page.locator(".checked-in").inner_text()
     problems += _axe(page)
     _fits(page)
+    # the footer's language switch (issue #35: a bare CSRF 403 under no-referrer)
+    page.select_option("#lang-select", "sv")
+    page.get_by_role("button", name="Go").click()
+    page.wait_for_selector('html[lang="sv"]')
+    assert page.url == f"{server.url}/card/{code}/"
     context.close()
     assert CheckIn.objects.get().via == "card"
     assert not problems, problems

@@ -229,16 +229,16 @@ def test_the_results_page_says_confirmed_by_both_players(client, board):
 
 
 def test_the_card_is_the_authority_not_a_csrf_cookie(board):
-    """The personal page sends no referrer, so browsers post its forms with ``Origin: null``:
-    a CSRF check would refuse every confirmation. The code in the address is the authority (a
-    forged post from another site needs the code, and with it could open the page anyway)."""
+    """The code in the address is the authority, not a CSRF cookie (a forged post from
+    another site needs the code, and with it could open the page anyway): a post without the
+    cookie, or with ``Origin: null`` (as under the page's former ``no-referrer``), is taken."""
     from django.test import Client
     client = Client(enforce_csrf_checks=True)
     url = reverse("card_confirm", args=[code_for(live_card(board.first))])
     response = client.post(url, _form(board, A, B), HTTP_ORIGIN="null")
     assert response.status_code == 302
     assert Confirmation.objects.get().seat == "first"
-    assert response["Referrer-Policy"] == "no-referrer" and "no-store" in response["Cache-Control"]
+    assert response["Referrer-Policy"] == "same-origin" and "no-store" in response["Cache-Control"]
     wrong = client.post(reverse("card_confirm", args=["0" * 16]), _form(board, A, B))
     assert wrong.status_code == 404 and Confirmation.objects.count() == 1
 

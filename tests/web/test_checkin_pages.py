@@ -152,7 +152,7 @@ def test_personal_page_shows_the_player_and_checks_in(client, on):
     url = reverse("player_card", args=[code])
     page = client.get(url)
     assert page.status_code == 200
-    assert page["Referrer-Policy"] == "no-referrer"
+    assert page["Referrer-Policy"] == "same-origin"
     assert "no-store" in page["Cache-Control"] and "private" in page["Cache-Control"]
     text = page.content.decode()
     assert "Ada" in text and "Test Open" in text and ">Check in<" in text
@@ -182,7 +182,7 @@ def test_personal_page_closed_checkin(client, on):
 def test_refused_codes(client, on, code, status):
     response = client.get(reverse("player_card", args=[code]))
     assert response.status_code == status
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
 
 
 def test_revoked_card_is_403_with_the_reason(client, on):

@@ -248,6 +248,8 @@ def test_the_history_keeps_who_was_given_and_lost_a_login(event, arbiter):
     assert entries == [
         (HistoryEntry.Action.LOGIN_GIVEN, "Ada logs in as ada.l.", "ada.l"),
         (HistoryEntry.Action.LOGIN_WITHDRAWN, "Ada's login (ada.l) withdrawn.", "arbiter1"),
+        (HistoryEntry.Action.CARDS_ISSUED,  # My games showed the card's code
+         "Ada's player card reissued (the old one no longer works).", "arbiter1"),
     ]
 
 
@@ -364,7 +366,8 @@ def test_the_arbiter_withdraws_a_login_on_the_players_page(arbiter_client, event
     assert "logs in as ada.l" in arbiter_client.get(page_url).content.decode()
     withdraw = reverse("arbiter_player_login_withdraw", args=[event.slug, ada.pk])
     text = arbiter_client.post(withdraw, follow=True).content.decode()
-    assert "Ada&#x27;s login is withdrawn." in text and "Invite to log in" in text
+    assert "Ada&#x27;s login is withdrawn and their player card reissued" in text
+    assert "Invite to log in" in text
     again = arbiter_client.post(withdraw, follow=True).content.decode()
     assert "Ada has no login or invitation to withdraw." in again
 

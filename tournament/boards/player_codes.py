@@ -4,15 +4,24 @@ A code is ``key`` + ``mac``: ``key`` is random and stored (``PlayerCard.key``), 
 HMAC-SHA256 of it under the site's ``SECRET_KEY``, never stored. So a copy of the database
 opens no personal page, and the arbiter can still print the same card again. Both halves are
 Crockford base32 (no I, L, O, U: nothing to misread on paper), upper case, 16 characters in
-all; a barcode scanner types them, a person may type them with dashes or spaces and in lower
-case (``normalise``). The 10-character mac is 50 bits: guessing is hopeless at the kiosk's and
-the personal page's rate limit.
+all. The 10-character mac is 50 bits: guessing is hopeless at the kiosk's and the personal
+page's rate limit.
+
+The card shows the code in two forms: printed in groups of four, ``K7QF-M2XA-9PLR-4T0B``, for
+typing, and as its QR code, the address of the personal page
+(``http://192.168.1.20:8000/card/K7QFM2XA9PLR4T0B/``), which is what a barcode scanner at the
+kiosk types. The personal page's address holds a code whatever it says (``normalise`` mends
+case, separators and misread letters). The kiosk's search box takes names as well, so there a
+text is a code only in a code's own form (``code_in``): the printed groups, the 16 characters
+alone, or the card's address. Reducing to 16 code characters is not enough: "Rosalind
+Franklin" does, and would count as a wrong code each time she searched for her name.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 from django.conf import settings
@@ -66,8 +75,30 @@ def normalise(text: str) -> str:
     return kept.translate(_READ_AS)
 
 
-def looks_like_code(text: str) -> bool:
-    """Whether a kiosk's input is a scanned code rather than a name being typed."""
+_CHAR = "[0-9A-Za-z]"  # Crockford's alphabet and the letters ``normalise`` mends, any case
+#: A code's own forms (ASCII only): the card's printed groups, the 16 characters alone, and
+#: the card's QR code, the personal page's address, as a scanner types it.
+_CODE_FORMS = re.compile(
+    rf"(?P<groups>{_CHAR}{{4}}(?:-{_CHAR}{{4}}){{3}})|(?P<bare>{_CHAR}{{16}})"
+    rf"|(?:https?://[^/\s]+)?/card/(?P<address>{_CHAR}{{16}})/?", re.ASCII)
+
+
+def code_in(text: str) -> str | None:
+    """The code a kiosk's input holds in one of a code's own forms (the module says which),
+    separators gone, upper case, misread letters mended; None for any other text, such as a
+    name being searched."""
+    if not isinstance(text, str) or len(text) > 300:
+        return None
+    form = _CODE_FORMS.fullmatch(text.strip())
+    if form is None:
+        return None
+    return normalise(form.group("groups") or form.group("bare") or form.group("address"))
+
+
+def resembles_code(text: str) -> bool:
+    """Whether a text that is not in a code's form still reduces to 16 code characters (a
+    code typed with spaces, or a name such as "Rosalind Franklin"): worth a hint, never a
+    lookup."""
     code = normalise(text)
     return len(code) == CODE_LENGTH and all(ch in ALPHABET for ch in code)
 

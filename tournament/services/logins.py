@@ -5,6 +5,11 @@ An invitation's secret is made here and handed back once; only its digest is sto
 here in the same transaction (so a refused invitation leaves no account behind), or the one
 the player is logged in with. A login gives its account that player's own games and nothing
 more: nothing here touches ``Event.arbiters`` or any permission.
+
+A login's **My games** shows the player's card code (the link to the personal page), so
+whoever held the account knows it. Withdrawing the login therefore reissues the card in the
+same transaction (issue #35): the old code stops checking the player in and confirming
+results, and the arbiter prints the new card.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Event, HistoryEntry, LoginInvitation, Player, PlayerLogin
+from tournament.boards import player_codes
+from tournament.models import Event, HistoryEntry, LoginInvitation, Player, PlayerCard, PlayerLogin
+from tournament.services import checkin
 from tournament.services.errors import ServiceError
 from tournament.services.history import log_change
 
@@ -151,11 +158,23 @@ def accept_invitation(secret: str, account, *,
     return login
 
 
+@dataclass(frozen=True)
+class Withdrawn:
+    """What ``withdraw_login`` ended: the login (None: there was only an invitation) and the
+    player's new card, which replaces the one My games showed (None: no login was withdrawn,
+    or the player held no card, the arbiter having revoked it)."""
+
+    login: PlayerLogin | None
+    card: PlayerCard | None = None
+
+
 @transaction.atomic
 def withdraw_login(player: Player, *, user=None,
-                   now: datetime.datetime | None = None) -> PlayerLogin | None:
-    """End the player's login and any open invitation; the login (None: there was only an
-    invitation). The account keeps its other events; its page says this one was withdrawn."""
+                   now: datetime.datetime | None = None) -> Withdrawn:
+    """End the player's login and any open invitation. The account keeps its other events; its
+    page says this one was withdrawn. A withdrawn login also reissues the player's card: its
+    code was on the account's My games, and would otherwise go on checking the player in and
+    confirming results (logged as the arbiter's own reissue is)."""
     player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
     now = now or timezone.now()
     closed = _close_open_invitations(player, now)
@@ -164,12 +183,14 @@ def withdraw_login(player: Player, *, user=None,
         if not closed:
             raise ServiceError(_("%(name)s has no login or invitation to withdraw.")
                                % {"name": player.name})
-        return None
+        return Withdrawn(None)
     login.withdrawn_at = now
     login.save(update_fields=["withdrawn_at"])
     log_change(player.event, HistoryEntry.Action.LOGIN_WITHDRAWN,
                {"player": player.name, "account": login.user.get_username()}, user=user)
-    return login
+    card = (checkin.reissue_card(player, user=user)
+            if player_codes.live_card(player) is not None else None)
+    return Withdrawn(login, card)
 
 
 @dataclass(frozen=True)

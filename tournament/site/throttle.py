@@ -2,9 +2,11 @@
 personal page, the kiosk) and the kiosk's check-ins.
 
 A player code's secret half is 50 bits: guessing is hopeless at ten wrong codes per address
-every ten minutes. The cache is Redis when ``REDIS_URL`` is set, so every worker counts
-against the same limit; the embedded setup's one process counts in its memory. Fixed windows:
-a window's count expires with it.
+every ten minutes. Only a text in a code's own form is a code (the kiosk asks
+``player_codes.code_in``): a name searched at the kiosk never counts, whatever its letters.
+The cache is Redis when ``REDIS_URL`` is set, so every worker counts against the same limit;
+the embedded setup's one process counts in its memory. Fixed windows: a window's count expires
+with it.
 """
 
 from __future__ import annotations

@@ -3,11 +3,19 @@
 Unlocking sets a signed cookie on that device holding the event's id and its
 ``kiosk_generation``; "Lock all kiosks" raises the generation, so every unlocked device is
 locked at once. A player types part of their name (case and accents ignored), picks
-themself and confirms; or a barcode scanner types the card's 16-character code and Enter.
-Either way the kiosk shows only "Checked in: <name>", never a personal link or a code, and
-goes back to the empty search after a few seconds. Every request is a POST (a scanned code in a
-query string would land in the logs and the browser's history). Codes and check-ins are
-rate-limited per address (``tournament.site.throttle``).
+themself and confirms; or a barcode scanner reads the card's QR code and types its address
+(the personal page's, with the code) and Enter; or the player types the code as the card
+prints it. Either way the kiosk shows only "Checked in: <name>", never a personal link or a
+code, and goes back to the empty search after a few seconds. Every request is a POST (a scanned
+code in a query string would land in the logs and the browser's history). Check-ins are
+rate-limited per address, and so are wrong codes (``tournament.site.throttle``).
+
+The search box takes both, so a text is a code only in a code's own form
+(``player_codes.code_in``); everything else is a name search, which never counts as a wrong
+code: "Rosalind Franklin" reduces to 16 code characters, and once counted as a wrong code
+each time she searched, until the kiosk refused real cards. A text that reduces to a code
+without having its form (a code typed with spaces) is not shown again if no name matches: the
+kiosk says how to type a code instead.
 """
 
 from __future__ import annotations
@@ -31,8 +39,9 @@ COOKIE = "kiosk"
 _SALT = "tournament.kiosk"
 #: A kiosk stays unlocked through the event's days; locking is the arbiter's button.
 MAX_AGE_S = 7 * 24 * 3600
-#: The longest search the kiosk reads: names are at most 100 characters, codes 16.
-MAX_QUERY = 120
+#: The longest search the kiosk reads: names are at most 100 characters, codes 16 (19 as
+#: printed), a scanned card's address a few dozen.
+MAX_QUERY = 300
 RESULTS = 8
 
 
@@ -105,11 +114,12 @@ def kiosk(request, slug: str):
         return _page(request, event, status=400,
                      error=_("Type a part of your name, or scan your player card."))
     query = query.strip()
-    if player_codes.looks_like_code(query):
+    code = player_codes.code_in(query)
+    if code is not None:
         if throttle.codes_blocked(request):
             return throttle.too_many(request)
         try:
-            player = player_codes.player_for_code(query, event=event)
+            player = player_codes.player_for_code(code, event=event)
         except player_codes.CodeRefused as exc:
             throttle.code_failed(request)
             return _page(request, event, status=exc.status, error=str(exc))
@@ -117,6 +127,12 @@ def kiosk(request, slug: str):
     if not query:
         return _page(request, event)
     found = _candidates(event, query)
-    return _page(request, event, query=query, found=found,
-                 error=None if found else _("No player's name contains “%(q)s”. Try fewer "
-                                            "letters, or see the arbiter.") % {"q": query})
+    if found:
+        return _page(request, event, query=query, found=found)
+    if player_codes.resembles_code(query):  # perhaps a code: not left on the screen
+        return _page(request, event, error=_(
+            "No player's name matches. To check in with your card's code, type it as the card "
+            "prints it, with the dashes (XXXX-XXXX-XXXX-XXXX), or scan the card's QR code."))
+    return _page(request, event, query=query, error=_(
+        "No player's name contains “%(q)s”. Try fewer letters, or see the arbiter.")
+        % {"q": query})

@@ -71,14 +71,22 @@ def invite_players(request, event):
 @arbiter_required
 @require_POST
 def withdraw_login(request, event, player_id):
+    """End the login (or the invitation). A withdrawn login also reissues the player's card:
+    the message says so, and the player's page it returns to prints the new card."""
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        login = logins.withdraw_login(player, user=request.user)
+        withdrawn = logins.withdraw_login(player, user=request.user)
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        done = (_("%(name)s's login is withdrawn.") if login else
-                _("%(name)s's invitation is withdrawn."))
+        if withdrawn.login is None:
+            done = _("%(name)s's invitation is withdrawn.")
+        elif withdrawn.card is None:
+            done = _("%(name)s's login is withdrawn.")
+        else:
+            done = _("%(name)s's login is withdrawn and their player card reissued: the old "
+                     "card, whose code My games showed, no longer works. Print the new one "
+                     "(Print this player's card) and hand it to the player.")
         messages.success(request, done % {"name": player.name})
     return redirect("arbiter_player_edit", event.slug, player.pk)
 

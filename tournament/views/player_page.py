@@ -3,14 +3,25 @@
 No login: the code is the secret (``tournament.boards.player_codes``). The page shows the
 player's own name and event, whether they have checked in (with the button while the check-in
 is open), and where they sit in the current round; nothing about other players that the
-public pages do not show. It is never cached and sends no referrer, so the code stays out of
-shared caches and other sites' logs. Wrong codes count against the address's limit
-(``tournament.site.throttle``): guessing is refused with 429 long before it could succeed.
+public pages do not show. It is never cached, and its address, which holds the code, goes to
+no other site: the code stays out of shared caches and other sites' logs. Wrong codes count
+against the address's limit (``tournament.site.throttle``): guessing is refused with 429 long
+before it could succeed.
 
-No CSRF token: the page's authority is the code in its address, not a cookie, so a forged
-request from another site would need the code, and with it could open the page anyway. The
-token would not only be useless but break the button: under ``Referrer-Policy: no-referrer``
-browsers send ``Origin: null`` with the form, which Django's origin check refuses.
+The referrer policy is ``same-origin`` (issue #35). It was ``no-referrer``, under which a browser
+sends ``Origin: null`` with every form the page posts, its own pages' included, and Django's CSRF
+origin check refused the footer's language switch (``set_language``) with a bare "Forbidden
+(403)" in every language. ``same-origin`` sends the address, and the real ``Origin``, to this
+site only, which has the code already (it served the page); another site gets no referrer at
+all, so the code still reaches none. ``strict-origin-when-cross-origin`` would pass the switch
+as well but tell other sites this site's address, for nothing; taking the CSRF check off the
+language switch, or a second switch for this page, would weaken or duplicate Django's. The
+policy is set here, not left to the site's ``SECURE_REFERRER_POLICY``, so that a looser site
+setting cannot reach the card's page.
+
+No CSRF token on the page's own forms: the page's authority is the code in its address, not a
+cookie, so a forged request from another site would need the code, and with it could open the
+page anyway; and a phone whose CSRF cookie went (a private tab, cleared cookies) still checks in.
 """
 
 from __future__ import annotations
@@ -38,12 +49,15 @@ from tournament.views.confirm import (
 )
 from tournament.views.my_games import current_seat
 
+#: The card's address (with its code) to this site only: the module says why not "no-referrer".
+REFERRER_POLICY = "same-origin"
+
 
 def _private(response):
     """Nothing of this page in any cache, and its address in no other site's logs."""
     add_never_cache_headers(response)
     patch_cache_control(response, private=True)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = REFERRER_POLICY
     return response
 
 

@@ -66,7 +66,8 @@ async def test_an_oversized_message_is_refused_with_an_error_and_the_socket_stay
 
 
 def test_the_server_as_deployed_answers_a_frame_over_a_mib_and_keeps_the_socket():
-    """Also the handshake of a page of another site, as a client library sees it."""
+    """Also the handshake of a page of another site, and one on a path no route takes (issue
+    #35: it was HTTP 500), as a client library sees them."""
     websockets = pytest.importorskip("websockets.asyncio.client")
     from websockets.exceptions import InvalidStatus
     game = _started_game("frames-daphne")
@@ -77,6 +78,10 @@ def test_the_server_as_deployed_answers_a_frame_over_a_mib_and_keeps_the_socket(
             await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/play/{game.token_a}/",
                                      origin="http://evil.example", open_timeout=20)
         assert denied.value.response.status_code == 403
+        with pytest.raises(InvalidStatus) as unknown:  # no route: HTTP 403, not 500
+            await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/watch/abc/",
+                                     origin=f"http://127.0.0.1:{server.port}", open_timeout=20)
+        assert unknown.value.response.status_code == 403
         async with websockets.connect(
                 f"ws://127.0.0.1:{server.port}/ws/play/{game.token_a}/",
                 origin=f"http://127.0.0.1:{server.port}", open_timeout=20) as ws:

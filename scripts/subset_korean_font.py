@@ -18,7 +18,8 @@ from pathlib import Path
 from fontTools import subset
 
 ROOT = Path(__file__).resolve().parents[1]
-FONTS = ROOT / "static" / "fonts"
+PDF_FONTS = ROOT / "tournament" / "printing" / "fonts"  # the whole fonts, for the PDFs only
+FONTS = ROOT / "static" / "fonts"  # the web fonts the pages load
 SOURCES = {"NanumGothic.ttf": "NanumGothic-hangul.woff2",
            "NanumGothicBold.ttf": "NanumGothicBold-hangul.woff2"}
 
@@ -52,7 +53,7 @@ def main() -> int:
         options = subset.Options()
         options.flavor = "woff2"
         options.layout_features = ["*"]
-        font = subset.load_font(str(FONTS / source), options)
+        font = subset.load_font(str(PDF_FONTS / source), options)
         subsetter = subset.Subsetter(options)
         subsetter.populate(text=text)
         subsetter.subset(font)

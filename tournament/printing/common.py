@@ -4,7 +4,9 @@ Fonts: DejaVu (Latin, Cyrillic, Greek, accents) for everything it can draw, Nanu
 the characters only it has (Hangul). The choice is made per run of characters in one place,
 :func:`runs`: :func:`fit` and :func:`text_width` measure with it, :class:`TextCanvas` draws
 with it and :func:`markup` hands it to paragraphs, so table cells, headers and the hand-drawn
-forms all follow it without knowing. Both fonts ship in static/fonts; no system font is used.
+forms all follow it without knowing. Both fonts ship in tournament/printing/fonts, not among
+the static files: no page loads them, and collecting and compressing their 11 MB took most of
+``collectstatic``'s time. No system font is used.
 
 The builders (pairings, standings, …) take plain data and return PDF bytes; this module keeps
 their look consistent so that a wall of printouts reads as one set: the event's name and date
@@ -42,7 +44,7 @@ from reportlab.platypus import (
 from games.engine.board import COLOURS
 from tournament.printing.data import EventInfo, PrintError
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "static" / "fonts"
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
 SANS, BOLD, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono"
 HANGUL, HANGUL_BOLD = "NanumGothic", "NanumGothic-Bold"
 #: The wide-coverage stand-in for each house font, for texts the house font cannot draw.

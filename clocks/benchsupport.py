@@ -26,7 +26,7 @@ from django.db import transaction
 from clocks.core.clock import ClockState
 from tournament import services as event_services
 from tournament.models import Round
-from tournament.site.daphne_command import daphne_arguments
+from tournament.site.daphne_command import APPLICATION, daphne_arguments
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 
@@ -80,15 +80,16 @@ def database_url(db: dict) -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
-def _daphne(port: int) -> list[str]:
+def _daphne(port: int, application: str = APPLICATION) -> list[str]:
     # as docs/deployment.md starts it
-    return [sys.executable, "-m", "daphne", *daphne_arguments("127.0.0.1", port)]
+    return [sys.executable, "-m", "daphne", *daphne_arguments("127.0.0.1", port)[:-1],
+            application]
 
 
-def _uvicorn(port: int) -> list[str]:
+def _uvicorn(port: int, application: str = APPLICATION) -> list[str]:
     return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
             "--ws-max-size", str(settings.WEBSOCKET_SERVER_LIMIT),
-            "--no-access-log", "--log-level", "warning", "tournament.asgi:application"]
+            "--no-access-log", "--log-level", "warning", application]
 
 
 SERVERS = {"daphne": _daphne, "uvicorn": _uvicorn}  # the ASGI servers a benchmark can start
@@ -96,18 +97,19 @@ SERVERS = {"daphne": _daphne, "uvicorn": _uvicorn}  # the ASGI servers a benchma
 
 class AsgiServer:
     """An ASGI server (daphne or uvicorn) or flag timer subprocess on this process's database
-    and channel layer."""
+    and channel layer; ``application`` another ASGI application than the project's (a test's
+    wrapper of it)."""
 
     def __init__(self, *, port: int | None = None, flag_timer: bool = False,
                  command: list[str] | None = None, extra_env: dict | None = None,
-                 server: str = "daphne") -> None:
+                 server: str = "daphne", application: str = APPLICATION) -> None:
         self.port = port if port is not None else free_port()
         env = {**os.environ, "DATABASE_URL": database_url(settings.DATABASES["default"]),
                "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE",
                                                         settings.SETTINGS_MODULE),
                "FLAG_TIMER": "on" if flag_timer else "off", **(extra_env or {})}
         env.setdefault("SECRET_KEY", settings.SECRET_KEY)
-        self.command = command or SERVERS[server](self.port)
+        self.command = command or SERVERS[server](self.port, application)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the process's life)
         self.process = subprocess.Popen(self.command, cwd=BASE_DIR, env=env,
                                         stdout=subprocess.DEVNULL, stderr=self.log)

@@ -123,8 +123,8 @@ def reconciliation_text(number: int, rec: Reconciliation) -> str:
         text = _("press %(n)d, measured by the board: %(measured).1f s, arrived %(late).1f s "
                  "late") % values
     if rec.before_commands:
-        text += ngettext(", placed before the arbiter's command given meanwhile",
-                         ", placed before the %(commands)d arbiter's commands given meanwhile",
+        text += ngettext(", placed before the command the arbiter gave meanwhile",
+                         ", placed before the %(commands)d commands the arbiter gave meanwhile",
                          rec.before_commands) % values
     return text + (_(", the flag withdrawn") if rec.unflagged else "")
 

@@ -10,6 +10,7 @@ game, the record is built from the entries and submitted like any other record.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -229,12 +230,11 @@ def _stop_clock(board: Board, action: dict[str, Any]) -> None:
     if state is None or state.started_at_ms is None or state.finished is not None:
         return
     resigned = action["action"] == "resign"
-    try:
+    # stopped meanwhile by someone else (ClockRefused): stopped all the same
+    with contextlib.suppress(clock_services.ClockRefused):
         clock_services.finish(board, "resigned" if resigned else "completed", who="scoresheet",
                               side=action["seat"] if resigned else None,
                               reason=_("the game ended on the scoresheet"))
-    except clock_services.ClockRefused:  # stopped meanwhile by someone else: stopped all the same
-        pass
 
 
 def _apply(game: Game, action) -> None:

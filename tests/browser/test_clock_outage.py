@@ -1,19 +1,25 @@
-"""The board page through the venue's Wi-Fi failing (issue #22), in a real Chromium.
+"""The board page through the venue's Wi-Fi failing (issues #22 and #35), in a real Chromium.
 
 The page is served through ``tests.browser.outage.Outage`` (a relay the test cuts, since
 Playwright's offline emulation leaves open WebSockets working) with the browser context set
 offline at the same time (HTTP fails, ``navigator.onLine`` is false). The test's clicks are the
 device's timeline: the browser and the server share this machine's clock, so every press the
-server stores must sit where the click was, within 0.3 s, however late it arrived.
+server stores must sit where the click was, within 0.3 s, however late it arrived. An outage of
+minutes is not waited out: the page's clock (Playwright's) and the server's
+(``tests.browser.server_time``) jump over it together.
 """
 
+from __future__ import annotations
+
 import time
+from dataclasses import dataclass
 
 import pytest
 
 from clocks import services
 from clocks.benchsupport import AsgiServer, create_clock_event
 from tests.browser.outage import Outage
+from tests.browser.server_time import APPLICATION, ServerTime
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,
@@ -30,20 +36,38 @@ OFFLINE = '#clock-connection[data-state="offline"]'
 DRAINED = '#clock[data-queued="0"]'
 
 
+@dataclass(frozen=True)
+class Venue:
+    """The server (with its flag timer) behind the hall's Wi-Fi, on a clock the test moves."""
+
+    server: AsgiServer
+    outage: Outage
+    clock: ServerTime
+
+    def wait_out(self, seconds: float, *pages) -> None:
+        """``seconds`` pass for the server and for ``pages`` (opened with ``clock=True``) at
+        once, without waiting: an outage of minutes in a moment."""
+        ms = round(seconds * 1000)
+        self.clock.jump(ms)
+        for page in pages:
+            page.clock.fast_forward(ms)
+
+
 @pytest.fixture
-def venue():
-    """The server (with its flag timer, which stores flags nobody presses against) behind the
-    Wi-Fi."""
-    yield from _venue({})
+def venue(tmp_path, monkeypatch):
+    yield from _venue(tmp_path, monkeypatch, {})
 
 
-def _venue(extra_env: dict):
-    server = AsgiServer(flag_timer=True, extra_env=extra_env)
+def _venue(tmp_path, monkeypatch, extra_env: dict):
+    clock = ServerTime(tmp_path / "server-time")
+    monkeypatch.setattr(services, "now_ms", clock.now_ms)  # this process reads it too
+    server = AsgiServer(flag_timer=True, extra_env={**clock.env, **extra_env},
+                        application=APPLICATION)
     outage = None
     try:
         server.wait_listening()
         outage = Outage(server.port)
-        yield server, outage
+        yield Venue(server, outage, clock)
     finally:
         if outage is not None:
             outage.stop()
@@ -52,35 +76,40 @@ def _venue(extra_env: dict):
         wait_for_other_sessions_to_end()
 
 
-def open_board(browser, outage, board):  # noqa: F811
-    context = browser.new_context(viewport={"width": 420, "height": 800})
+def open_board(browser, via, board, *, clock: bool = False, **options):  # noqa: F811
+    """The board page in a browser context of its own (a device), connected, ``via`` the
+    server or the Wi-Fi in front of it; ``clock``: on Playwright's clock, which
+    ``Venue.wait_out`` moves; ``options``: the context's (its viewport, say)."""
+    context = browser.new_context(**{"viewport": {"width": 420, "height": 800}, **options})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.on("console", lambda m: print(f"{time.strftime('%X')} console: {m.text}"))  # on failure
-    page.goto(f"{outage.url}/b/{board.token}/")
+    if clock:
+        page.clock.install()
+    page.goto(f"{via.url}/b/{board.token}/")
     page.wait_for_selector(CONNECTED)
     return context, page
 
 
-def started_board(browser, outage, arbiter, slug: str, opened_lag_s: float = 0.0):  # noqa: F811
+def started_board(browser, venue, arbiter, slug: str, opened_lag_s: float = 0.0,  # noqa: F811
+                  clock: bool = False, **options):
     """A one-board event with its clock started, and the board page open and running for a
     couple of seconds (two pongs), as a board is when the Wi-Fi drops; ``opened_lag_s`` holds
     back what the server sends while the page opens."""
     round_ = create_clock_event(1, arbiter=arbiter, slug=slug)
     services.start_round(round_, who=arbiter.username, user=arbiter)
     board = round_.boards.get()
-    outage.lag_s = opened_lag_s
-    context, page = open_board(browser, outage, board)
+    venue.outage.lag_s = opened_lag_s
+    context, page = open_board(browser, venue.outage, board, clock=clock, **options)
     page.wait_for_selector(".side-A.running")
-    outage.lag_s = 0.0
+    venue.outage.lag_s = 0.0
     time.sleep(3.0)
     return board, context, page
 
 
-def cut(context, outage) -> float:
+def cut(context, outage) -> None:
     outage.cut()
     context.set_offline(True)
-    return time.time()
 
 
 def restore(context, outage) -> None:
@@ -88,11 +117,11 @@ def restore(context, outage) -> None:
     context.set_offline(False)
 
 
-def click(page, side: str) -> int:
-    """Press ``side`` on the page; the device's time of the press, in ms."""
-    at = time.time()
+def click(page, side: str, venue: Venue) -> int:
+    """Press ``side`` on the page; the device's time of the press (the server's clock), ms."""
+    at = venue.clock.now_ms()
     page.click(f".side-{side}")
-    return round((at + time.time()) * 500)
+    return (at + venue.clock.now_ms()) // 2
 
 
 def connection_text(page) -> str:
@@ -106,25 +135,31 @@ def assert_presses_where_clicked(board, clicks: list[int]) -> None:
         assert abs(at - clicked) <= TOLERANCE_MS, (stored, clicks)
 
 
-def outage_with_presses_both_ways(browser, outage, arbiter, slug: str,  # noqa: F811
+def outage_with_presses_both_ways(browser, venue, arbiter, slug: str,  # noqa: F811
                                   seconds: float, opened_lag_s: float = 0.0):
-    board, context, page = started_board(browser, outage, arbiter, slug, opened_lag_s)
-    began = cut(context, outage)
+    long = seconds > 30  # waited out on both clocks at once
+    board, context, page = started_board(browser, venue, arbiter, slug, opened_lag_s, long)
+    cut(context, venue.outage)
+    began = time.monotonic()
     page.wait_for_selector(OFFLINE, timeout=4_000)  # noticed within 3 s (+ the test's slack)
     assert "Offline since" in connection_text(page)
     assert "this board keeps time" in connection_text(page)
-    clicks = [click(page, "A")]
+    clicks = [click(page, "A", venue)]
     page.wait_for_selector(".side-B.running")
-    time.sleep(min(3, seconds / 4))
-    clicks.append(click(page, "B"))
+    time.sleep(3)
+    clicks.append(click(page, "B", venue))
     page.wait_for_selector(".side-A.running")
     assert "2 presses will be sent" in connection_text(page)
-    time.sleep(max(0.0, began + seconds - time.time()))
-    restore(context, outage)
+    if long:
+        venue.wait_out(seconds - (time.monotonic() - began), page)
+    else:
+        time.sleep(max(0.0, seconds - (time.monotonic() - began)))
+    restore(context, venue.outage)
     page.wait_for_selector(CONNECTED, timeout=2 * TIMEOUT_MS)  # a backoff step, a busy CI
     page.wait_for_selector(DRAINED)
     assert connection_text(page) == "Connected"
-    assert "2 presses accepted" in page.inner_text("#clock-message")
+    note = page.inner_text("#clock-message")
+    assert "2 presses accepted" in note and "First player's clock runs" in note
     assert_presses_where_clicked(board, clicks)
     snap = services.snapshot(board)
     assert snap["running"] == "A" and snap["flags"] == {"A": None, "B": None}
@@ -135,60 +170,93 @@ def outage_with_presses_both_ways(browser, outage, arbiter, slug: str,  # noqa: 
 def test_a_ten_second_outage_with_presses_both_ways_loses_nothing(venue, browser, arbiter):  # noqa: F811
     """The page opened while the Wi-Fi held everything back 0.6 s: its first snapshot came
     late, and the pongs since then set its clock right before the presses it measures."""
-    _server, outage = venue
-    outage_with_presses_both_ways(browser, outage, arbiter, "wifi-ten", 10, opened_lag_s=0.6)
+    outage_with_presses_both_ways(browser, venue, arbiter, "wifi-ten", 10, opened_lag_s=0.6)
 
 
 def test_a_two_minute_outage_with_presses_both_ways_loses_nothing(venue, browser, arbiter):  # noqa: F811
-    _server, outage = venue
-    outage_with_presses_both_ways(browser, outage, arbiter, "wifi-two-minutes", 120)
+    board = outage_with_presses_both_ways(browser, venue, arbiter, "wifi-two-minutes", 120)
+    # the whole outage was silence the server observed: both presses credited in full
+    state = services.clock_for(board).core
+    assert state.compensated_ms >= 110_000
+    assert state.a.credited_ms >= 110_000 and state.b.credited_ms >= 110_000
 
 
-def test_presses_survive_a_reload_during_the_outage(venue, browser, arbiter):  # noqa: F811
-    _server, outage = venue
-    board, context, page = started_board(browser, outage, arbiter, "wifi-reload")
-    cut(context, outage)
+def test_a_reload_during_the_outage_keeps_the_clock_running_and_the_presses(
+        venue, browser, arbiter):  # noqa: F811
+    """Where service workers run (a secure origin: the HTTPS deployment, or this localhost)
+    the board page comes back from a reload without the network: the running side, its
+    time, the queued press; the players press on, and every press lands where it was made."""
+    board, context, page = started_board(browser, venue, arbiter, "wifi-reload")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("""async () => (await caches.open('ingenious-board-pages-v1'))
+                                .match(location.href).then(hit => !!hit)""")
+    cut(context, venue.outage)
     page.wait_for_selector(OFFLINE, timeout=4_000)
-    clicks = [click(page, "A")]
-    with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED"):
-        page.reload()  # the reload fails: the browser is offline
-    time.sleep(2)
-    restore(context, outage)
-    page.goto(f"{outage.url}/b/{board.token}/")  # the players open the page again
-    page.wait_for_selector(DRAINED)
-    page.wait_for_selector(CONNECTED)
+    clicks = [click(page, "A", venue)]
     page.wait_for_selector(".side-B.running")
+    page.reload()  # served by the service worker: no network
+    page.wait_for_selector(".side-B.running")
+    assert page.get_attribute("#clock", "data-queued") == "1"
+    page.wait_for_selector(OFFLINE, timeout=6_000)
+    assert "1 press will be sent" in connection_text(page)
+    time.sleep(1)
+    clicks.append(click(page, "B", venue))  # the players press on after the reload
+    page.wait_for_selector(".side-A.running")
+    restore(context, venue.outage)
+    page.wait_for_selector(DRAINED, timeout=2 * TIMEOUT_MS)
+    page.wait_for_selector(CONNECTED)
+    page.wait_for_selector(".side-A.running")
     assert_presses_where_clicked(board, clicks)
     context.close()
 
 
+def test_without_a_service_worker_the_page_asks_before_a_reload_loses_it(
+        venue, browser, arbiter):  # noqa: F811
+    """Plain http at the hall has no service worker: while a clock runs the page asks before
+    it is left or reloaded (the guide says to stay), and stays when the players say so."""
+    _board, context, page = started_board(browser, venue, arbiter, "wifi-ask",
+                                          service_workers="block")
+    page.click(".side-B")  # a tap (browsers ask only on a page the user touched)
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.type)
+        dialog.dismiss()
+
+    page.on("dialog", answer)
+    with pytest.raises(Exception, match="Timeout"):
+        page.reload(timeout=3_000)  # the players said stay: no reload
+    assert asked == ["beforeunload"]
+    assert page.is_visible(".side-A.running")
+    context.close()
+
+
 def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F811
-    _server, outage = venue
     round_ = create_clock_event(2, arbiter=arbiter, slug="wifi-flags", time_control="12")
     services.start_round(round_, who=arbiter.username, user=arbiter)
     in_time, too_late = round_.boards.order_by("number")
-    pressing, pressing_page = open_board(browser, outage, in_time)
-    idle, idle_page = open_board(browser, outage, too_late)
+    pressing, pressing_page = open_board(browser, venue.outage, in_time)
+    idle, idle_page = open_board(browser, venue.outage, too_late)
     pressing_page.wait_for_selector(".side-A.running")
     idle_page.wait_for_selector(".side-A.running")
-    cut(pressing, outage)  # the relay carries both boards' pages
+    cut(pressing, venue.outage)  # the relay carries both boards' pages
     idle.set_offline(True)
     pressing_page.wait_for_selector(OFFLINE, timeout=4_000)
     idle_page.wait_for_selector(OFFLINE, timeout=4_000)
     # board 1: A presses in time on the device; the server's timer flags A at 12 s meanwhile
     started_ms = services.clock_for(in_time).core.started_at_ms
-    time.sleep(max(0.0, (started_ms + 8_000) / 1000 - time.time()))
-    clicks = [click(pressing_page, "A")]
+    time.sleep(max(0.0, (started_ms + 8_000 - venue.clock.now_ms()) / 1000))
+    clicks = [click(pressing_page, "A", venue)]
     # board 2: nobody presses; the device shows the flag from its own timeline, offline
     idle_page.wait_for_selector(".side-A.flagged", timeout=TIMEOUT_MS)
     assert "First player's time is up" in idle_page.inner_text("#clock-status")
     assert idle_page.is_visible(".side-B.running")
     stored = services.clock_for(too_late).core
     deadline = stored.started_at_ms + 12_000
-    while time.time() * 1000 < deadline + 1_500:  # the server's timer stores both A flags
+    while venue.clock.now_ms() < deadline + 1_500:  # the server's timer stores both A flags
         time.sleep(0.2)
     assert services.clock_for(in_time).core.at(services.now_ms()).flagged("A")
-    restore(pressing, outage)
+    restore(pressing, venue.outage)
     idle.set_offline(False)
     pressing_page.wait_for_selector(DRAINED)
     pressing_page.wait_for_selector(CONNECTED)
@@ -203,25 +271,28 @@ def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F8
     idle_page.wait_for_selector(".side-A.flagged")
 
 
-def test_past_the_budget_a_press_is_dated_on_arrival_and_the_hall_is_told(
+def test_past_the_budget_a_press_is_credited_what_is_left_and_the_hall_is_told(
         venue, browser, arbiter):  # noqa: F811
-    server, outage = venue
-    board, context, page = started_board(browser, outage, arbiter, "wifi-budget")
+    board, context, page = started_board(browser, venue, arbiter, "wifi-budget")
     board.round.event.clock_compensation_s = 2
     board.round.event.save()
-    cut(context, outage)
+    cut(context, venue.outage)
     page.wait_for_selector(OFFLINE, timeout=4_000)
-    click(page, "A")
+    clicked = click(page, "A", venue)
     time.sleep(4)
-    restore(context, outage)
-    arrived = time.time() * 1000
+    restore(context, venue.outage)
+    arrived = venue.clock.now_ms()
     page.wait_for_selector(DRAINED)
     (stored,) = services.presses(board)
-    assert stored.at_ms >= arrived - TOLERANCE_MS  # on arrival, not where the device saw it
-    hall_context, hall = open_hall(browser, server, arbiter, board.round)
+    # the 2 s left of the budget, no more: later than the click, 2 s before its arrival
+    assert stored.at_ms > clicked + 2_000
+    assert arrived - 2_000 - TOLERANCE_MS <= stored.at_ms <= arrived - 2_000 + TOLERANCE_MS * 2
+    hall_context, hall = open_hall(browser, venue.server, arbiter, board.round)
     row = f'tr[data-board="{board.pk}"]'
     hall.wait_for_selector(f"{row} .hall-link.marked")
-    assert "compensation budget is used up" in hall.get_attribute(f"{row} .hall-link", "title")
+    assert "the rest of the game's compensation budget" in hall.get_attribute(
+        f"{row} .hall-link", "title")
+    assert "credited: first 2.0 s" in hall.inner_text(f"{row} [data-credit]")
     assert "1 board to check" in hall.inner_text("#hall-links")
     hall.click(f"{row} [data-seen]")
     hall.wait_for_selector(f"{row} .hall-link:not(.marked)")
@@ -229,26 +300,52 @@ def test_past_the_budget_a_press_is_dated_on_arrival_and_the_hall_is_told(
     hall_context.close()
 
 
-def test_an_arbiters_pause_during_the_outage_wins(venue, browser, arbiter):  # noqa: F811
-    server, outage = venue
-    board, context, page = started_board(browser, outage, arbiter, "wifi-pause")
-    hall_context, hall = open_hall(browser, server, arbiter, board.round)
+def test_the_arbiters_commands_during_the_outage_and_the_presses_both_ways(
+        venue, browser, arbiter):  # noqa: F811
+    """The tablet presses A and B offline; meanwhile the arbiter pauses, resumes and gives
+    the first player 30 s in the hall; then the tablet presses A again. The first two presses
+    were made before the arbiter's commands: they come first, the commands after them. The
+    third was made on a view the commands changed: refused. The first player's clock runs,
+    with the 30 s, and the page says so."""
+    board, context, page = started_board(browser, venue, arbiter, "wifi-commands")
+    hall_context, hall = open_hall(browser, venue.server, arbiter, board.round)
     row = f'tr[data-board="{board.pk}"]'
     hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
-    cut(context, outage)
+    cut(context, venue.outage)
     page.wait_for_selector(OFFLINE, timeout=4_000)
     hall.wait_for_selector(f'{row} .hall-link[data-link="offline"]')
-    assert "offline since" in hall.inner_text(f"{row} .hall-link")
     assert "1 board offline" in hall.inner_text("#hall-links")
-    click(page, "A")
-    services.pause(board, who=arbiter.username, user=arbiter)
-    restore(context, outage)
-    page.wait_for_selector(DRAINED)
-    page.wait_for_selector('#clock[data-status="paused"]')
-    assert "arbiter changed the clock" in page.inner_text("#clock-message")
-    assert "Paused by the arbiter" in page.inner_text("#clock-status")
-    assert services.presses(board) == []
-    hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
+    # the page and the hall say one time: the last contact
+    since = hall.inner_text(f"{row} [data-link-text]").removeprefix("offline since ")
+    assert f"Offline since {since}" in connection_text(page)
+    clicks = [click(page, "A", venue)]
+    page.wait_for_selector(".side-B.running")
+    time.sleep(1)
+    clicks.append(click(page, "B", venue))
+    page.wait_for_selector(".side-A.running")
+    time.sleep(1)
+    hall.on("dialog", lambda dialog: dialog.accept("the lights went out"))  # the reason
+    hall.click(f'{row} [data-command="pause"]')
+    hall.wait_for_selector(f'tr[data-board="{board.pk}"][data-status="paused"]')
+    hall.click(f'{row} [data-command="resume"]')
+    hall.wait_for_selector(f'tr[data-board="{board.pk}"][data-status="running_a"]')
+    hall.click(f'{row} [data-command="adjust"][data-side="A"][data-kind="add"]')
+    time.sleep(1)
+    page.click(".side-A")  # made after the commands, on the tablet's older view
+    restore(context, venue.outage)
+    page.wait_for_selector(DRAINED, timeout=2 * TIMEOUT_MS)
+    note = page.inner_text("#clock-message")
+    assert "1 press refused" in note and "arbiter changed the clock" in note
+    assert "First player's clock runs" in note
+    page.wait_for_selector(".side-A.running")
+    assert_presses_where_clicked(board, clicks)
+    state = services.clock_for(board).core
+    assert state.running.value == "A" and state.epoch == 4  # start, pause, resume, +30 s
+    assert [e.kind for e in state.log] == ["add"]
+    assert state.remaining_ms("A", services.now_ms()) > 600_000 - 5_000  # the 30 s back
+    hall.wait_for_selector(f"{row} .hall-link.marked")
+    assert "placed before the 3 commands the arbiter gave" in hall.get_attribute(
+        f"{row} .hall-link", "title")
     context.close()
     hall_context.close()
 
@@ -257,14 +354,13 @@ def test_a_time_scramble_keeps_the_board_live_in_the_hall(venue, browser, arbite
     """Presses every 0.6 s for 7 s: the page gets a snapshot after each and never falls silent
     long enough to ping, and the server hears the presses themselves, so the hall never reads
     the board offline (its verdict comes after 3 s without a message)."""
-    server, outage = venue
-    board, context, page = started_board(browser, outage, arbiter, "wifi-scramble")
-    hall_context, hall = open_hall(browser, server, arbiter, board.round)
+    board, context, page = started_board(browser, venue, arbiter, "wifi-scramble")
+    hall_context, hall = open_hall(browser, venue.server, arbiter, board.round)
     link = f'tr[data-board="{board.pk}"] .hall-link'
     hall.wait_for_selector(f'{link}[data-link="live"]')
     began, side, clicks = time.time(), "A", 0
     while time.time() - began < 7:
-        click(page, side)
+        click(page, side, venue)
         clicks += 1
         side = "B" if side == "A" else "A"
         page.wait_for_selector(f".side-{side}.running")
@@ -278,11 +374,11 @@ def test_a_time_scramble_keeps_the_board_live_in_the_hall(venue, browser, arbite
 
 
 @pytest.fixture
-def narrow_venue():
+def narrow_venue(tmp_path, monkeypatch):
     """The venue, its worker letting one websocket handshake through at a time
     (``WEBSOCKET_HANDSHAKES_AT_ONCE``; tournament/site/websocket_admission.py): the pages of a
     whole hall reconnecting at once queue at its gate."""
-    yield from _venue({"WEBSOCKET_HANDSHAKES_AT_ONCE": "1"})
+    yield from _venue(tmp_path, monkeypatch, {"WEBSOCKET_HANDSHAKES_AT_ONCE": "1"})
 
 
 def test_the_whole_halls_wifi_drops_and_every_board_comes_back(narrow_venue, browser, arbiter):  # noqa: F811
@@ -290,17 +386,17 @@ def test_the_whole_halls_wifi_drops_and_every_board_comes_back(narrow_venue, bro
     board plays a turn each way offline, the Wi-Fi returns and all pages reconnect together
     through a worker that opens one socket at a time. Every page comes back, every press sits
     where it was made, and the hall shows every board live again."""
-    server, outage = narrow_venue
+    venue = narrow_venue
     round_ = create_clock_event(4, arbiter=arbiter, slug="wifi-hall")
     services.start_round(round_, who=arbiter.username, user=arbiter)
     boards = list(round_.boards.order_by("number"))
-    pages = [open_board(browser, outage, board) for board in boards]
-    hall_context, hall = open_hall(browser, server, arbiter, round_)
+    pages = [open_board(browser, venue.outage, board) for board in boards]
+    hall_context, hall = open_hall(browser, venue.server, arbiter, round_)
     for board in boards:
         hall.wait_for_selector(f'tr[data-board="{board.pk}"] .hall-link[data-link="live"]')
     for _context, page in pages:
         page.wait_for_selector(".side-A.running")
-    outage.cut()
+    venue.outage.cut()
     for context, _page in pages:
         context.set_offline(True)
     for _context, page in pages:
@@ -308,11 +404,11 @@ def test_the_whole_halls_wifi_drops_and_every_board_comes_back(narrow_venue, bro
     hall.wait_for_selector("#hall-links:has-text('4 boards offline')")
     clicks = []
     for _context, page in pages:  # each board plays on offline: a turn each way
-        clicks.append([click(page, "A")])
+        clicks.append([click(page, "A", venue)])
         page.wait_for_selector(".side-B.running")
-        clicks[-1].append(click(page, "B"))
+        clicks[-1].append(click(page, "B", venue))
         page.wait_for_selector(".side-A.running")
-    outage.restore()
+    venue.outage.restore()
     for context, _page in pages:
         context.set_offline(False)
     for _context, page in pages:

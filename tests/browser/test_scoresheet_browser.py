@@ -1,5 +1,6 @@
-"""The live scoresheet in a real Chromium: enter a short game with clock presses, confirm it,
-see the result in the standings, and step through it in the game viewer."""
+"""The live scoresheet in a real Chromium: enter a short game with clock presses, resign (the
+clock stops), confirm it, see the result in the standings, and step through it in the game
+viewer."""
 
 import pytest
 
@@ -62,9 +63,18 @@ def test_a_short_game_entered_at_the_board_reaches_the_standings_and_the_viewer(
     page.wait_for_selector(".side-A.running")
 
     page.click("#scoresheet details summary")
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     page.click('[data-other="resign"][data-seat="B"]')
     page.wait_for_selector("#confirm-box:not([hidden])")
+    assert "resigns: the game ends and the clock stops" in asked[0]
     assert "1-0" in page.inner_text("#final-result")
+    # every end of the game stops its clock: A's no longer runs (issue #35)
+    page.wait_for_selector('#clock[data-status="finished"]')
+    assert "Game over" in page.inner_text("#clock-status")
+    assert not page.is_visible(".side-A.running")
+    finished = clock_services.snapshot(board)["finished"]
+    assert (finished["kind"], finished["side"]) == ("resigned", "B")
     page.click('[data-confirm="A"]')
     page.wait_for_selector('[data-confirm="A"]:disabled')
     page.click('[data-confirm="B"]')

@@ -1,8 +1,8 @@
 """Names in every script print: Cyrillic, Hangul, accents, and a 100-character name (issue #14).
 
-The fonts come from tournament/printing/fonts only (DejaVu, and Nanum Gothic for Hangul). Each PDF is read
-back with poppler: pdftotext must find the names, and pdftoppm's rendering must show Hangul
-glyphs rather than the identical empty boxes a font without them would draw.
+The fonts come from tournament/printing/fonts only (DejaVu, and Nanum Gothic for Hangul). Each
+PDF is read back with poppler: pdftotext must find the names, and pdftoppm's rendering must show
+Hangul glyphs rather than the identical empty boxes a font without them would draw.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ after its game: the results stop them, and closing the round stops the rest.
 
 import json
 import random
-import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -42,7 +41,7 @@ NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
 def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, venue,  # noqa: F811
                                                            browser):  # noqa: F811
-    server, wifi = venue
+    server, wifi = venue.server, venue.outage
     arbiter = story.arbiter
     event = arbiter.creates_event("Wi-Fi Open")
     arbiter.enters_players(*NAMES)
@@ -56,7 +55,7 @@ def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, 
     hall.wait_for_selector("text=3 clocks started")
 
     flaky = Board.objects.get(round=round_, number=1)
-    tablet_context, tablet = open_board(browser, wifi, flaky)
+    tablet_context, tablet = open_board(browser, wifi, flaky, clock=True)
     tablet.wait_for_selector(".side-A.running")
     row = f'tr[data-board="{flaky.pk}"]'
     hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
@@ -67,15 +66,15 @@ def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, 
         cut(tablet_context, wifi)
         tablet.wait_for_selector(OFFLINE, timeout=4_000)
         hall.wait_for_selector(f'{row} .hall-link[data-link="offline"]')
-        time.sleep(seconds / 2)
-        clicks.append(click(tablet, side))
+        venue.wait_out(seconds / 2, tablet)
+        clicks.append(click(tablet, side, venue))
         side = "B" if side == "A" else "A"
-        time.sleep(seconds / 2)
+        venue.wait_out(seconds / 2, tablet)
         restore(tablet_context, wifi)
         tablet.wait_for_selector(CONNECTED, timeout=2 * TIMEOUT_MS)
         tablet.wait_for_selector(DRAINED)
         hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
-        clicks.append(click(tablet, side))  # a press online, between the drops
+        clicks.append(click(tablet, side, venue))  # a press online, between the drops
         side = "B" if side == "A" else "A"
         tablet.wait_for_selector(DRAINED)
     assert_presses_where_clicked(flaky, clicks)

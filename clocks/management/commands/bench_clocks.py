@@ -3,10 +3,11 @@
 Starts ASGI workers (daphne) and the flag timer on this process's database and channel layer,
 or targets running servers (``--url``, which must use the same database: the benchmark creates
 its event there). Then: an event with ``--boards`` games in a published round, all clocks
-started; two player sockets per board (on different workers when there are several), spectator
-sockets spread over the boards, five arbiter hall views with an arbiter's session. Each board
-presses at a human pace (a random 2–6 s per turn) for ``--seconds``, each press as the board
-page sends it (with the time the device measured; the server answers each) unless
+started; two player sockets per board (on different workers when there are several): the board's
+tablet, which keeps the clock and presses both sides, and a player's phone watching it;
+spectator sockets spread over the boards, five arbiter hall views with an arbiter's session.
+Each board presses at a human pace (a random 2–6 s per turn) for ``--seconds``, each press as
+the board page sends it (with the time the device measured; the server answers each) unless
 ``--plain-presses``, and each player socket pings as the page does unless ``--no-heartbeat``.
 Reported: latency from sending a press to its snapshot arriving at each player and spectator of
 the board (p50, p95, p99, max), deliveries lost, how stale the hall views get, and the servers'
@@ -171,7 +172,7 @@ class Load:
         await asyncio.sleep(rng.uniform(0, self.gaps[1]))
         while not self.stop.is_set():
             snap = self.latest.get(board)
-            if snap and snap.get("running") in sockets and not snap.get("finished"):
+            if snap and snap.get("running") in ("A", "B") and not snap.get("finished"):
                 number = snap["press_number"]
                 if (board, number + 1) not in self.sent:
                     now = self.sent[(board, number + 1)] = time.perf_counter()
@@ -180,7 +181,7 @@ class Load:
                         press |= {"elapsed_ms": round((now - self.turn_began[board]) * 1000),
                                   "epoch": snap.get("epoch") or 0}
                     try:
-                        await sockets[snap["running"]].send(json.dumps(press))
+                        await sockets["A"].send(json.dumps(press))  # the board's tablet
                     except Exception as error:  # a closed socket: reported, board stops
                         self.errors.append(f"press on board {board}: {error!r}")
                         return
@@ -240,9 +241,14 @@ class Load:
         per_board: dict[int, dict[str, object]] = {}
         plan: list[tuple[int, str, str | None, int | None, str | None]] = []
         paths: dict[int, tuple[int, str]] = {}  # player socket -> its worker, its page's path
-        for i, (board, token) in enumerate(self.boards):  # ?page=: the page's id (clock.js)
-            plan += [(i, f"/ws/board/{token}/?page=bench{2 * i:07d}", None, board, "A"),
-                     (i + 1, f"/ws/board/{token}/?page=bench{2 * i + 1:07d}", None, board, "B")]
+        # ?device=: the page's device (board.js). The tablets open first and keep the clocks,
+        # pressing both sides; a player's phone on each board watches (and pings)
+        tablets, phones = [], []
+        for i, (board, token) in enumerate(self.boards):
+            tablets.append((i, f"/ws/board/{token}/?device=benchtablet{i:09d}", None, board, "A"))
+            phones.append((i + 1, f"/ws/board/{token}/?device=benchphone{i:09d}", None, board,
+                           "B"))
+        plan += tablets + phones
         for s in range(self.spectators):
             board = self.boards[s % len(self.boards)][0]
             plan.append((s, f"/ws/spectate/{board}/", None, board, None))

@@ -33,7 +33,7 @@ dev: setup
 
 ## make test: the whole suite (browser tests run when Debian's chromium is installed)
 test: setup
-	$(BIN)/python -m pytest -n $${TEST_WORKERS:-auto} $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $${TEST_WORKERS:-auto} --dist worksteal $(PYTEST_ARGS)
 
 lint: setup
 	$(BIN)/ruff check .

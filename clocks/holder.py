@@ -111,8 +111,7 @@ def _give(link: dict[str, Any], clock: Clock, device: str, now: int, how: str, w
     ClockLogEntry.objects.create(
         clock_id=clock.pk, action=ClockLogEntry.Action.DEVICE, who=who[:150],
         user=user if getattr(user, "is_authenticated", False) else None, server_ms=now,
-        version=Clock.objects.values_list("version", flat=True).get(pk=clock.pk),
-        detail={"how": how, "handed_over": handed})
+        version=clock.version, detail={"how": how, "handed_over": handed})
     event = {"type": "clock.holder", "holder": device}
     group = services.board_group(clock.board_id)
     transaction.on_commit(lambda: services.broadcast([(group, event)]), robust=True)

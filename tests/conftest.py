@@ -32,6 +32,13 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
+    """Browser tests are skipped without a browser; the longest tests run first.
+
+    The stories (whole events through the pages, tens of seconds each) and the browser tests
+    are a fifth of the tests and most of the time: started first, they are spread over the
+    workers while the many short tests fill the gaps at the end, instead of one worker
+    finishing a long story alone (``make test`` on two cores: ``--dist worksteal``)."""
+    items.sort(key=_weight)
     reason = browser_missing_reason()
     if reason is None:
         return
@@ -39,6 +46,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+def _weight(item) -> int:
+    """0 for a story, 1 for a browser test, 2 for the rest (a stable sort keeps their order)."""
+    path = str(item.path)
+    if f"{os.sep}scenarios{os.sep}" in path:
+        return 0
+    return 1 if "browser" in item.keywords else 2
 
 
 @pytest.fixture(autouse=True)

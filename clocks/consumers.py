@@ -469,7 +469,13 @@ class BoardConsumer(BoardSocket):
 
     def check_silence(self, now: int) -> None:
         """Report the device offline once its heartbeat is silent for ``links.SILENT_MS``: a
-        Wi-Fi that drops leaves the socket open on this side for minutes (``SilenceWatch``)."""
+        Wi-Fi that drops leaves the socket open on this side for minutes (``SilenceWatch``).
+        Only where the hall watches the link: the device keeping the clock, or every device
+        while none does. A device that only watches paces its heartbeat slower (its page's
+        ``watcher`` pace, static/js/clock.js) and is counted as watching while its socket is
+        open."""
+        if self.kept and not self.holds:
+            return
         if not self.silent and now - self.hearing.last_ms > links.SILENT_MS:
             self.silent = True
             self.silence_report = asyncio.create_task(

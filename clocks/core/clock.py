@@ -148,6 +148,10 @@ class ClockState:
         return Status.RUNNING_A if self.turn is Side.A else Status.RUNNING_B
 
     def side(self, side: Side | str) -> SideClock:
+        if side is Side.A:  # the members first: every press asks a few times
+            return self.a
+        if side is Side.B:
+            return self.b
         return self.a if Side(side) is Side.A else self.b
 
     def flagged(self, side: Side | str) -> bool:
@@ -193,12 +197,13 @@ class ClockState:
             "epoch": state.epoch,
             "turn_elapsed_ms": state._turn_elapsed(now) if state.turn is not None else 0,
             "compensated_ms": state.compensated_ms,
-            "credited_ms": {s.value: state.side(s).credited_ms for s in Side},
-            "remaining_ms": {s.value: state._remaining(s, now) for s in Side},
+            "credited_ms": {"A": state.a.credited_ms, "B": state.b.credited_ms},
+            "remaining_ms": {"A": state._remaining(Side.A, now),
+                             "B": state._remaining(Side.B, now)},
             "delay_left_ms": max(0, state.time_control.delay_ms - state._turn_elapsed(now))
             if state.turn is not None else 0,
             "deadline_ms": state.next_deadline_ms(),
-            "flags": {s.value: state.side(s).flagged_at_ms for s in Side},
+            "flags": {"A": state.a.flagged_at_ms, "B": state.b.flagged_at_ms},
             "finished": None if finish is None else {
                 "kind": finish.kind.value, "at_ms": finish.at_ms,
                 "side": _value(finish.side), "reason": finish.reason,
@@ -396,7 +401,7 @@ class ClockState:
             "flag_turn": None if self.flag_turn is None else _fields(self.flag_turn),
         }  # fmt: skip
         if history:
-            data["presses"] = [_fields(p) for p in self.presses]
+            data["presses"] = [_press_fields(p) for p in self.presses]
             data["log"] = [_fields(e) for e in self.log]
             recent = self.recent_commands
             data["recent_commands"] = None if recent is None else {
@@ -429,7 +434,8 @@ class ClockState:
             flag_turn=None if flag_turn is None else TurnRecord(
                 **{**flag_turn, "side": Side(flag_turn["side"])}),
             presses=history.presses if history is not None else tuple(
-                Press(**{**p, "side": Side(p["side"])}) for p in data["presses"]),
+                Press(p["number"], _SIDES[p["side"]], p["at_ms"], p["remaining_ms"])
+                for p in data["presses"]),
             log=history.log if history is not None else tuple(
                 ArbiterAction(**{**e, "side": _side_or_none(e["side"]),
                                  "turn": _side_or_none(e["turn"])})
@@ -607,11 +613,16 @@ def _require_reason(reason: str, what: str) -> str:
 
 
 def _value(side: Side | None) -> str | None:
-    return None if side is None else side.value
+    return None if side is None else side._value_
+
+
+#: A stored side read back: a dictionary's lookup, not the enum's call (a state holds one per
+#: press, and every press reads the state).
+_SIDES = {"A": Side.A, "B": Side.B}
 
 
 def _side_or_none(value: str | None) -> Side | None:
-    return None if value is None else Side(value)
+    return None if value is None else _SIDES[value]
 
 
 def _command_from(data: dict[str, Any]) -> Command:
@@ -621,6 +632,13 @@ def _command_from(data: dict[str, Any]) -> Command:
         _side_or_none(data["turn"]),
         None if data["finish"] is None else FinishKind(data["finish"]), data["reason"],
     )
+
+
+def _press_fields(press: Press) -> dict[str, Any]:
+    """``_fields`` of a press, written out: a state holds one per press, and every press
+    writes the state."""
+    return {"number": press.number, "side": press.side._value_, "at_ms": press.at_ms,
+            "remaining_ms": press.remaining_ms}
 
 
 def _fields(record: Any) -> dict[str, Any]:

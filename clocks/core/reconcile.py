@@ -77,9 +77,9 @@ def measured_press(original: ClockState, state: ClockState, side: Side, press_nu
         return PressResult(original, None, IgnoredReason.NOT_YOUR_TURN)
     measured = max(measured, state.turn_elapsed_ms)
     claimed = max(0, state._turn_elapsed(now) - measured)
-    late, dated = _credit(state, claimed, now, budget_ms, heard_ms, cap_ms)
+    late, dated, cost = _credit(state, claimed, now, budget_ms, heard_ms, cap_ms)
     return state._complete_turn(side, now - late, now, Reconciliation(
-        measured, late, dated, budget_cost(state, late, now), claimed_ms=claimed))
+        measured, late, dated, cost, claimed_ms=claimed))
 
 
 def budget_cost(state: ClockState, late: int, now: int) -> int:
@@ -92,13 +92,14 @@ def budget_cost(state: ClockState, late: int, now: int) -> int:
 
 
 def _credit(state: ClockState, claimed: int, now: int, budget_ms: int, heard_ms: int | None,
-            cap_ms: int | None) -> tuple[int, Dated]:
-    """How much earlier than its arrival a press that ``claimed`` so much is dated, and why:
-    at most the silence observed (or the allowance; ``cap_ms`` for an online seat), then at
-    most what is left of the budget (the budget's cost of ``late`` is ``min(late, time since
-    the last covered arrival)``, so crediting what is left costs exactly that)."""
+            cap_ms: int | None) -> tuple[int, Dated, int]:
+    """How much earlier than its arrival a press that ``claimed`` so much is dated, why, and
+    what it costs the budget: at most the silence observed (or the allowance; ``cap_ms`` for
+    an online seat), then at most what is left of the budget (the budget's cost of ``late`` is
+    ``min(late, time since the last covered arrival)``, so crediting what is left costs
+    exactly that)."""
     if claimed == 0:
-        return 0, Dated.ARRIVAL
+        return 0, Dated.ARRIVAL, 0
     late, dated = claimed, Dated.DEVICE
     bound = credit_bound(heard_ms, now)
     if cap_ms is not None:
@@ -106,9 +107,10 @@ def _credit(state: ClockState, claimed: int, now: int, budget_ms: int, heard_ms:
     if late > bound:
         late, dated = bound, Dated.HEARD
     left = max(0, budget_ms - state.compensated_ms)
-    if budget_cost(state, late, now) > left:
-        late, dated = left, Dated.BUDGET
-    return late, dated
+    cost = budget_cost(state, late, now)
+    if cost > left:
+        late, dated, cost = left, Dated.BUDGET, left
+    return late, dated, cost
 
 
 def _late_for_the_flag(original: ClockState, state: ClockState, side: Side, press_number: int,
@@ -128,7 +130,7 @@ def _late_for_the_flag(original: ClockState, state: ClockState, side: Side, pres
         return PressResult(original, None, IgnoredReason.FLAGGED,
                            Reconciliation(measured, 0, Dated.ARRIVAL))
     claimed = now - deadline + at_deadline - measured
-    late, dated = _credit(state, claimed, now, budget_ms, heard_ms, None)
+    late, dated, cost = _credit(state, claimed, now, budget_ms, heard_ms, None)
     if now - late >= deadline:  # the bounds place it at the flag or after it
         return PressResult(original, None, IgnoredReason.FLAGGED,
                            Reconciliation(measured, late, dated, claimed_ms=claimed))
@@ -139,7 +141,7 @@ def _late_for_the_flag(original: ClockState, state: ClockState, side: Side, pres
         turn_started_ms=record.started_ms, turn_elapsed_ms=record.elapsed_ms,
     )  # fmt: skip
     return rewound._complete_turn(side, now - late, now, Reconciliation(
-        measured, late, dated, budget_cost(state, late, now), True, claimed))
+        measured, late, dated, cost, True, claimed))
 
 
 def rebase(original: ClockState, state: ClockState, side: Side, press_number: int, now: int,
@@ -176,7 +178,7 @@ def rebase(original: ClockState, state: ClockState, side: Side, press_number: in
     if measured >= elapsed:  # the device's turn had not ended when the command came
         return refused
     claimed = now - first + elapsed - measured
-    late, dated = _credit(state, claimed, now, budget_ms, heard_ms, None)
+    late, dated, _cost = _credit(state, claimed, now, budget_ms, heard_ms, None)
     if now - late >= first:
         return refused
     pressed = view.press(side, press_number, now - late)

@@ -240,10 +240,17 @@
   }
   function flush() { queue.forEach(send); }
 
+  /* The device keeping the clock paces its heartbeat for the hall; a device that only
+   * watches makes itself heard less often (C.socket's paces). */
+  function paceOf() {
+    if (!player) return "page";
+    return isArbiter || device.holds !== false || !device.kept ? "keeper" : "watcher";
+  }
   function learned(message) {
     device.holds = message.holds;
     device.kept = message.kept;
     device.asked = message.asked;
+    conn.pace(paceOf());
     save();
   }
 
@@ -270,7 +277,7 @@
       } else if (data.type === "device") { learned(data); render(); }
       else if (data.type === "error") C.showMessage(data.message, data.fatal);
     },
-  }, player);
+  }, paceOf());
 
   /* A press counts on this device at once and waits in the queue for the server's answer. */
   function press(side) {

@@ -64,20 +64,29 @@
     no_wake_lock: gettext("This device may dim its screen: keep it awake in its settings."),
   };
 
+  /* How often a socket makes itself heard when it hears nothing, and how long a silence means
+   * a lost link. The board page of the device keeping the clock: the hall shows its link, so a
+   * dead Wi-Fi is seen within 3 s (a ping after 1.25 s without a message, one per silence:
+   * a slow moment of the Wi-Fi is not answered with more traffic; 2.75 s without one drops
+   * the socket, so a pong has 1.25 s to come back). A board page that only watches: nobody
+   * watches its link, and a ping after 5 s (lost after 8 s) keeps its label true at a quarter
+   * of the traffic. The other pages: a sync after 20 s, lost after 30 s. */
+  var PACES = {
+    keeper: { ping: 1250, silence: 2750, message: "ping", check: 250, backoff: 4000 },
+    watcher: { ping: 5000, silence: 8000, message: "ping", check: 250, backoff: 4000 },
+    page: { ping: 19750, silence: 30000, message: "sync", check: 5000, backoff: 10000 },
+  };
+
   /* A websocket that reconnects by itself with backoff and gives up only when the server
-   * refuses (close code 4403). It pings after 20 s without a message (a sync) and counts 30 s
-   * of silence as a lost connection; with heartbeat set (the board page) it pings after 1.25 s
-   * without one and counts 2.75 s as lost, so a dead Wi-Fi is noticed within 3 s and a pong
-   * has 1.25 s to come back. One ping per silence: a slow moment of the Wi-Fi is not
-   * answered with more traffic. A lost socket is dropped at once, without waiting for a
-   * closing handshake that cannot arrive. */
-  function socket(path, handlers, heartbeat) {
+   * refuses (close code 4403), kept alive at a pace (PACES; set again with .pace(name)). A lost
+   * socket is dropped at once, without waiting for a closing handshake that cannot arrive. */
+  function socket(path, handlers, paceName) {
     var ws = null, attempt = 0, lastMessage = 0, lastPing = 0, refused = false, timer = null;
     var opened = 0, url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
-    var silence = heartbeat ? 2750 : 30000, ping = heartbeat ? 1250 : 19750;
+    var pace = PACES[paceName || "page"], checker = null;
     function retry() {
       handlers.state("reconnecting");
-      var delay = Math.min(heartbeat ? 4000 : 10000, 500 * Math.pow(2, attempt++));
+      var delay = Math.min(pace.backoff, 500 * Math.pow(2, attempt++));
       timer = setTimeout(open, delay * (0.75 + Math.random() / 2));
     }
     function drop() {
@@ -105,17 +114,22 @@
         retry();
       };
     }
-    setInterval(function () {
+    function check() {
       if (!ws) return;
       if (ws.readyState === WebSocket.CONNECTING && Date.now() - opened > 5000) { drop(); return; }
       if (ws.readyState !== WebSocket.OPEN) return;
       var now = Date.now();
-      if (now - lastMessage > silence) { drop(); return; }  // silent network: redo
-      if (now - lastMessage >= ping && lastPing <= lastMessage) {
+      if (now - lastMessage > pace.silence) { drop(); return; }  // silent network: redo
+      if (now - lastMessage >= pace.ping && lastPing <= lastMessage) {
         lastPing = now;
-        send(heartbeat ? { type: "ping" } : { type: "sync" });
+        send({ type: pace.message });
       }
-    }, heartbeat ? 250 : 5000);
+    }
+    function setPace(name) {
+      pace = PACES[name];
+      clearInterval(checker);
+      checker = setInterval(check, pace.check);
+    }
     function send(message) {
       if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
       return false;
@@ -123,8 +137,9 @@
     window.addEventListener("online", function () {
       if (!refused && (!ws || ws.readyState === WebSocket.CLOSED)) { clearTimeout(timer); open(); }
     });
+    setPace(paceName || "page");
     open();
-    return { send: send };
+    return { send: send, pace: setPace };
   }
 
   function askReason() {

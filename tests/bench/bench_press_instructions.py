@@ -1,10 +1,12 @@
 """Benchmark: the instructions one clock press costs this process (issue #25).
 
 Run: ``DATABASE_URL=postgres://… .venv/bin/python tests/bench/bench_press_instructions.py
-[--presses N]`` (Debian's valgrind). A press from the board's device, as a press thread runs
-it: the token and guards (``access.PressVet``), the lock, the core, the update and its log
-entry, on ``DATABASE_URL``'s database (migrated; an event is made and deleted). Publishing is
-left out, as is the server around it (``bench_clocks`` measures those end to end).
+[--presses N]`` (Debian's valgrind). A press from the board's device as the board page sends it
+(what the device measured, on the link the server heard), as a press thread runs it: the token,
+the guards and the device keeping the clock (``access.PressVet``), the lock, the core's
+reconciliation, the update and its log entry, on ``DATABASE_URL``'s database (migrated; an
+event is made and deleted). Publishing is left out, as is the server around it
+(``bench_clocks`` measures those end to end).
 
 Why instructions: on a machine whose speed moves by half from one minute to the next (the
 2-core machines of this project, docs/benchmarks.md), CPU times of two versions of the code
@@ -38,18 +40,28 @@ def child(presses: int, signals: Path) -> None:
     import django
 
     django.setup()
-    from clocks import access, services
+    from clocks import access, holder, services
     from clocks.benchsupport import create_clock_event, delete_event
+    from clocks.models import Clock
 
     services.publish = lambda *args, **kwargs: None  # this process runs no server to send to
     round_ = create_clock_event(BOARDS, slug=f"bench-ir-{int(time.time())}")
     services.start_round(round_, who="bench")
     boards = list(round_.boards.select_related("round__event").filter(second__isnull=False))
+    tablet = holder.device_key("benchtablet000000001")
+    Clock.objects.filter(board__in=boards).update(holder=tablet)  # as its first page took it
+
+    began = dict.fromkeys(boards, services.now_ms())  # each board's turn, on the device's clock
 
     def press(number: int) -> None:
         for board in boards:
+            now = services.now_ms()
+            elapsed, began[board] = max(0, now - began[board] - 20), now  # 20 ms on the way
+            heard = services.now_ms() - 500  # a ping half a second before: a live link
+            measured = services.Measured(elapsed, 1, heard_ms=heard)  # epoch 1: started
             outcome = services.press(board, "AB"[number % 2], number, who="player",
-                                     vet=access.PressVet(board.token))
+                                     measured=measured,
+                                     vet=access.PressVet(board.token, device=tablet))
             assert outcome.press is not None, outcome.ignored
 
     try:

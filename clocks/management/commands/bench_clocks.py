@@ -79,6 +79,7 @@ class Load:
         self.turn_began: dict[int, float] = {}
         self.answers: Counter[str] = Counter()  # the "pressed" answers by status
         self.last_message: dict[int, float] = {}  # player socket id -> last message received
+        self.silence_before_ping: dict[int, float] = {}  # player socket id -> its page's pace
         self.pings = self.pings_pressing = 0  # pings sent; those by the end of the presses
         self.spectators, self.halls, self.cookie, self.gaps = spectators, halls, cookie, gaps
         self.sent: dict[tuple[int, int], float] = {}  # (board, press number) -> send time
@@ -156,11 +157,12 @@ class Load:
 
     async def pinger(self, players: dict[int, object]) -> None:
         """The board page's heartbeat (static/js/clock.js): every 250 ms, a ping from each
-        player socket that has received nothing for 1.25 s (one until something arrives)."""
+        player socket that has received nothing for 1.25 s (the tablet, which keeps the clock)
+        or 5 s (the phone, which watches), one until something arrives."""
         while not self.quiet.is_set():
             now = time.perf_counter()
             for sock_id, ws in players.items():
-                if now - self.last_message[sock_id] >= 1.25:
+                if now - self.last_message[sock_id] >= self.silence_before_ping[sock_id]:
                     self.last_message[sock_id] = now  # one ping until something arrives
                     self.pings += 1
                     with contextlib.suppress(Exception):  # a closed socket: the listener says
@@ -266,6 +268,7 @@ class Load:
                 if side is not None:
                     per_board.setdefault(board, {})[side] = ws
                     players[sock_id] = ws
+                    self.silence_before_ping[sock_id] = 1.25 if side == "A" else 5.0
                     paths[sock_id] = (i, path)
                     self.last_message[sock_id] = time.perf_counter()
                 tasks.append(asyncio.create_task(self.listen(sock_id, ws)))

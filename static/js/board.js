@@ -158,7 +158,7 @@
     if (model.finished) return strings.finished;
     if (model.status === "not_started" || model.status === "paused") return strings[model.status];
     if (model.status.indexOf("flagged") >= 0) return strings[model.status];
-    return player ? strings.running : strings.running_spectator;
+    return player && mayPress() ? strings.running : strings.running_spectator;
   }
 
   /* Who keeps this board's clock, as the server said last. */
@@ -172,6 +172,7 @@
     return interpolate(gettext("Another device keeps the clock for board %(n)s: this one shows it."), values, true);
   }
   function mayPress() { return canPress && (isArbiter || device.holds !== false); }
+  var watching = gettext("This device only shows the clock: presses count on the device that keeps it.");
 
   function render() {
     var now = devNow();
@@ -283,7 +284,7 @@
   function press(side) {
     keepAwake();
     if (!canPress) return;
-    if (!mayPress()) { C.showMessage(deviceText()); return; }
+    if (!mayPress()) { C.showMessage(watching); return; }
     var now = devNow();
     advance(model, now);
     if (model.running !== side) { C.showMessage(strings.not_your_turn); return; }

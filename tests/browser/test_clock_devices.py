@@ -60,7 +60,9 @@ def test_the_cheating_phone(venue, browser, arbiter):  # noqa: F811
     says(phone, SHOWS)
     assert phone.is_visible(".side-A.watching")
     phone.click(".side-A")  # the phone's half: the reason, no press
-    assert "Another device keeps the clock" in phone.inner_text("#clock-message")
+    assert "presses count on the device that keeps it" in phone.inner_text("#clock-message")
+    assert phone.inner_text("#clock-status") == "Live"  # no "tap your side" on a watcher
+    assert not tablet.is_visible("[data-take-over]")  # the tablet keeps it: nothing to take
     # the phone speaks the protocol itself: every press refused, however it is dated
     refused = phone.evaluate("""device => new Promise(resolve => {
         const ws = new WebSocket(`ws://${location.host}/ws/board/${document.getElementById(
@@ -135,6 +137,7 @@ def test_two_devices_and_a_handover(server, browser, arbiter):  # noqa: F811
     hall.wait_for_selector(f"{row} [data-device-text]:has-text('handed over by both players')")
     hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
 
+    assert not hall.is_visible(f"{row} [data-request]")  # nobody asked yet
     # a third device asks while the phone keeps the clock, connected: the arbiter decides
     other_context, other = open_board(browser, server, board)
     other.click("[data-take-over]")

@@ -55,6 +55,7 @@
     arbiter: gettext("handed over by the arbiter at %(t)s"),
   };
   function deviceText(link) {
+    if (!link.holder && link.state === "none") return "";  // no device has opened the board
     var text = link.holder ? interpolate(how[link.holder.how] || how.first,
       { t: C.localTime(link.holder.since_ms) }, true) : gettext("no device keeps the clock");
     if (link.viewers) {

@@ -1,6 +1,9 @@
 """Websocket test helpers: a same-origin handshake through the real ASGI application."""
 
+import pytest_asyncio
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 
 from tournament.asgi import application
 
@@ -38,3 +41,12 @@ async def foreign_origin_refused(path: str) -> bool:
                                          headers=[HOST, (b"origin", b"http://evil.example")])
     connected, _ = await communicator.connect(timeout=5)
     return not connected
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def close_worker_connections():
+    """The consumers' database thread keeps its connection; close it so teardown can drop
+    the test database (PostgreSQL refuses while a session is open). Autouse in every module
+    that imports it."""
+    yield
+    await database_sync_to_async(connections.close_all)()

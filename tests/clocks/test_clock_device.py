@@ -9,26 +9,24 @@ observed, the silence.
 """
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
-from django.db import connections
 from django.test import Client
 
 from clocks import services
 from clocks.benchsupport import create_clock_event
 from clocks.models import Clock, ClockLogEntry
-from tests.sockets import TABLET, board_path, connect, receive
+from tests.sockets import (
+    TABLET,
+    board_path,
+    close_worker_connections,  # noqa: F401  (autouse fixture)
+    connect,
+    receive,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 PHONE = "phone000000000000000002"
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_worker_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

@@ -1,28 +1,23 @@
 """The clock sockets through the real ASGI application (origin check, sessions, routing)."""
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
-from django.db import connections
 from django.test import Client
 
 from clocks import services
 from clocks.benchsupport import create_clock_event
 from clocks.models import Clock
-from tests.sockets import board_path, connect, foreign_origin_refused, receive
+from tests.sockets import (
+    board_path,
+    close_worker_connections,  # noqa: F401  (autouse fixture)
+    connect,
+    foreign_origin_refused,
+    receive,
+)
 from tournament.boards.tokens import revoke_token
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_worker_connections():
-    """The consumers' database thread keeps its connection; close it so teardown can drop
-    the test database (PostgreSQL refuses while a session is open)."""
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

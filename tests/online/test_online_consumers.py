@@ -7,7 +7,6 @@ import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
-from django.db import connections
 
 from clocks import flagtimer
 from clocks.benchsupport import create_clock_event
@@ -16,7 +15,12 @@ from games.dealt.bot import choose_move
 from games.live import tags_for
 from games.models import OnlineGame
 from games.online import play as online
-from tests.sockets import connect, foreign_origin_refused, receive
+from tests.sockets import (
+    close_worker_connections,  # noqa: F401  (autouse fixture)
+    connect,
+    foreign_origin_refused,
+    receive,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -25,12 +29,6 @@ VIEW_KEYS = {"seat", "cells", "last", "actions", "scores", "lowest", "to_act", "
              "end_code", "end_params",
              "result", "board", "board_number", "round", "players", "record_id", "clock"}
 END_KEYS = {"seed", "record"}
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_worker_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 def _started_game():

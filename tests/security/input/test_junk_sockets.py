@@ -6,17 +6,19 @@ arbiter removed from the event loses an already-open hall at once."""
 from __future__ import annotations
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
-from django.db import connections
 from django.test import Client
 
 from clocks import services
 from clocks.benchsupport import create_clock_event
 from clocks.models import ClockLogEntry
 from games.online import play as online
-from tests.sockets import connect, receive
+from tests.sockets import (
+    close_worker_connections,  # noqa: F401  (autouse fixture)
+    connect,
+    receive,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -27,12 +29,6 @@ BAD_FRAMES = [
     ('{"type": "sync", "x": NaN}', "NaN is not a JSON number"),
     ('{"type": "\\ud800"}', "lone surrogate"),
 ]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_worker_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

@@ -8,24 +8,20 @@ further ``state``: not the opponent's move, not its own seat's new rack.
 import random
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
-from django.db import connections
 
 from clocks.benchsupport import create_clock_event
 from games.dealt.bot import choose_move
 from games.models import OnlineGame
 from games.online import play as online
-from tests.sockets import connect, receive
+from tests.sockets import (
+    close_worker_connections,  # noqa: F401  (autouse fixture)
+    connect,
+    receive,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_worker_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 def _started_game() -> OnlineGame:

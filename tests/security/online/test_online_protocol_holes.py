@@ -13,7 +13,6 @@ import json
 import random
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,18 +24,16 @@ from games.engine import parse_record
 from games.models import GameRecord, OnlineGame
 from games.online import play as online
 from tests.clocks.servers import wait_for_other_sessions_to_end
-from tests.sockets import connect, receive
+from tests.sockets import (
+    close_worker_connections,  # noqa: F401  (autouse fixture)
+    connect,
+    receive,
+)
 from tournament import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 OVER_A_MIB = 1024 * 1024 + 4096  # what the probe sent
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_worker_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 def _started_game(slug: str) -> OnlineGame:

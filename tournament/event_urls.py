@@ -69,6 +69,8 @@ urlpatterns = [
          name="arbiter_round_action"),
     path("e/<slug:slug>/arbiter/boards/<int:board_id>/", views_arbiter.board_result,
          name="arbiter_board"),
+    path("e/<slug:slug>/arbiter/boards/<int:board_id>/accept/<str:seat>/",
+         views_arbiter.accept_confirmation, name="arbiter_accept_confirmation"),
     path("e/<slug:slug>/arbiter/boards/<int:board_id>/token/<str:action>/",
          views_arbiter.board_token, name="arbiter_board_token"),
     path("e/<slug:slug>/arbiter/conflicts/<int:result_id>/", views_arbiter.conflict_resolve,

@@ -51,7 +51,23 @@
           rows.second.querySelector(".lowest").textContent;
       }
     }
+    /* Answering the other player's account (data-was on the inputs): the cells typed away
+     * from it are marked, and the button no longer says "Accept these scores" but sends the
+     * player's own version (data-send-own). */
+    var button = form.querySelector('button[type="submit"]');
+    var accept = button ? button.textContent : "";
+    function compareWithTheirs() {
+      var changed = false;
+      form.querySelectorAll("input.score[data-was]").forEach(function (input) {
+        var differs = input.value !== input.dataset.was;
+        input.classList.toggle("differs", differs);
+        changed = changed || differs;
+      });
+      if (button && form.dataset.sendOwn) button.textContent = changed ? form.dataset.sendOwn : accept;
+    }
     form.addEventListener("input", update);
+    form.addEventListener("input", compareWithTheirs);
     update();
+    compareWithTheirs();
   }
 })();

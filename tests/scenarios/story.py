@@ -427,6 +427,29 @@ class Arbiter(Visitor):
             "second_scores": " ".join(map(str, second)), "reason": reason})
 
     @step
+    def accepts_confirmation(self, number: int, board: int) -> None:
+        """The slip page's **Accept …'s confirmation** of a board one player confirmed."""
+        row = self.board(number, board)
+        url = self.url("arbiter_results", number) + f"?board={row.pk}"
+        prefix = reverse("arbiter_accept_confirmation", args=[self.story.slug, row.pk, "x"])
+        form = next((f for f in self.page(url).forms
+                     if f.action.startswith(prefix.removesuffix("x/"))), None)
+        if form is None:
+            raise Refused(f"round {number}, board {board} offers no confirmation to accept")
+        self.submit(url, action=form.action)
+
+    def versions(self, number: int, board: int) -> list[tuple[str, list[str]]]:
+        """The board page's versions side by side: each one's title and its marked scores
+        (those another version gives differently)."""
+        html = self.page(self.url("arbiter_board", self.board(number, board).pk)).html
+        found = []
+        for block in re.findall(r'<article class="version[^"]*">(.*?)</article>', html, re.S):
+            title = text(re.search(r"<h3>(.*?)</h3>", block, re.S).group(1))
+            marked = re.findall(r'<mark class="differs"[^>]*>(\d+)', block)
+            found.append((title, marked))
+        return found
+
+    @step
     def resolves_conflict(self, number: int, board: int, *, accept: bool, reason: str) -> None:
         row = self.board(number, board)
         url = self.url("arbiter_board", row.pk)

@@ -23,7 +23,7 @@ from tournament.boards.board_attachments import Attachment
 from tournament.boards.tokens import TokenRefused, check_round_open
 from tournament.models import Board, Confirmation, Event, Player, Result, Round
 from tournament.outcome import ResultError, derive_outcome
-from tournament.services.errors import InvalidResult, Recorded, ResultRefused
+from tournament.services.errors import InvalidResult, Recorded, ResultRefused, ServiceError
 from tournament.services.results import current_result, guard_refusal, record_result
 
 SEATS = ("first", "second")
@@ -165,8 +165,53 @@ def confirm(board: Board, player: Player, first_scores, second_scores, via: str,
     mine = _save(board, seat, first, second, via, now)
     other = board.confirmations.filter(seat="second" if seat == "first" else "first").first()
     if other is None:
-        return Confirmed(mine, board_state(board))
+        return _alone(board, mine, accepted)
     return _settle(board, mine, other)
+
+
+def _alone(board: Board, mine: Confirmation, accepted: Result | None) -> Confirmed:
+    """One player has confirmed. Against a result entered by someone else (the arbiter's slip,
+    a game record) that differs, the player's account is a conflict for the arbiter: their
+    page said "the arbiter then decides", and the arbiter must be told. Their earlier
+    accounts that the new one replaces go."""
+    _dismiss_players_conflicts(board, [mine],
+                               _("dismissed: the player changed their confirmation"))
+    recorded = None
+    if accepted is not None and not _same_scores(accepted, mine.first_scores,
+                                                 mine.second_scores):
+        name = _name(board, mine.seat)
+        recorded = record_result(
+            board, Result.Kind.PLAYED, source=Result.Source.PLAYERS,
+            first_scores=mine.first_scores, second_scores=mine.second_scores,
+            entered_by_label=f"{name} {_when(mine.at)}",
+            reason=_("confirmed by %(name)s; differs from the stored result") % {"name": name},
+            hold=True)
+    return Confirmed(mine, board_state(board), recorded)
+
+
+@transaction.atomic
+def accept_confirmation(board: Board, seat: str, *, user) -> Recorded:
+    """The arbiter accepts the one player's confirmation of a board whose opponent has not
+    confirmed (in one click, instead of retyping twelve scores): stored as the arbiter's,
+    saying whose scores they are and who did not confirm. ``ServiceError`` when there is no
+    such confirmation, or the board has a result or a dispute already."""
+    board = (Board.objects.select_for_update(of=("self",))
+             .select_related("round__event", "first", "second").get(pk=board.pk))
+    confirmation = board.confirmations.filter(seat=seat).first()
+    if confirmation is None or board.confirmations.count() != 1:
+        raise ServiceError(_("Only a board with one player's confirmation can be accepted "
+                             "this way."))
+    if current_result(board) is not None or board.results.filter(
+            status=Result.Status.CONFLICT).exists():
+        raise ServiceError(_("This board has a result or a dispute already: see its page."))
+    other = "second" if seat == "first" else "first"
+    values = {"name": _name(board, seat), "at": _when(confirmation.at),
+              "other": _name(board, other)}
+    return record_result(
+        board, Result.Kind.PLAYED, user=user, source=Result.Source.ARBITER,
+        first_scores=confirmation.first_scores, second_scores=confirmation.second_scores,
+        reason=_("%(name)s's confirmation of %(at)s accepted; %(other)s did not confirm")
+        % values)
 
 
 def _save(board: Board, seat: str, first: dict, second: dict, via: str,

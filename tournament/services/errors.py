@@ -53,8 +53,11 @@ class NeedsConfirmation(ServiceError):
 
 @dataclass(frozen=True)
 class Recorded:
-    """What ``record_result`` did: the row it concerns and whether it wrote one."""
+    """What ``record_result`` did: the row it concerns and whether it wrote one;
+    ``disputed_by``: the players whose confirmation differs from it (it was kept as a
+    conflict beside their accounts)."""
 
     result: Result
     created: bool
     conflict: bool
+    disputed_by: tuple[str, ...] = ()

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import signals
@@ -93,6 +94,13 @@ def record_result(
     ``hold`` keeps the new version as a conflict for the arbiter even when the board has no
     accepted result yet (two players who confirmed different scores: neither wins by arriving
     first).
+
+    The players' confirmations are a source too (``tournament.services.confirmations``): a
+    result from anyone else on a board with no accepted result yet, which differs from what a
+    player confirmed, is kept as a conflict beside that player's account (stored as a
+    conflict of its own): an arbiter's typo on the slip must not quietly overrule a player.
+    One that agrees with every confirmation is accepted. An arbiter's ``correction`` (with a
+    reason) decides, and passes.
     """
     board = Board.objects.select_for_update().select_related("round__event").get(pk=board.pk)
     event = board.round.event
@@ -115,6 +123,10 @@ def record_result(
     accepted = current_result(board)
     if accepted is not None and _same(accepted, outcome, kind):
         return Recorded(accepted, created=False, conflict=False)
+    disputed: tuple[str, ...] = ()
+    if accepted is None and source != Result.Source.PLAYERS and not correction:
+        disputed = _hold_differing_confirmations(board, kind, outcome)
+        hold = hold or bool(disputed)
     if correction:
         if not reason.strip():
             raise InvalidResult("reason", _("A correction needs a reason."))
@@ -151,7 +163,28 @@ def record_result(
         raise StaleResult(_("Another result for this board was saved at the same moment; "
                             "reload and check.")) from exc
     signals.result_stored.send(Result, event=event, result=result)
-    return Recorded(result, created=True, conflict=status == Result.Status.CONFLICT)
+    return Recorded(result, created=True, conflict=status == Result.Status.CONFLICT,
+                    disputed_by=disputed)
+
+
+def _hold_differing_confirmations(board: Board, kind: str, outcome: Outcome) -> tuple[str, ...]:
+    """The names of the players whose confirmation differs from ``outcome``; each such
+    account is stored as a conflict (once), so that the arbiter sees both versions side by
+    side and decides."""
+    names = []
+    for confirmation in board.confirmations.select_related(None).order_by("seat"):
+        if (kind == Result.Kind.PLAYED and confirmation.first_scores == outcome.first_scores
+                and confirmation.second_scores == outcome.second_scores):
+            continue
+        name = getattr(board, confirmation.seat).name
+        names.append(name)
+        record_result(
+            board, Result.Kind.PLAYED, source=Result.Source.PLAYERS,
+            first_scores=confirmation.first_scores, second_scores=confirmation.second_scores,
+            entered_by_label=f"{name} {timezone.localtime(confirmation.at):%H:%M}",
+            reason=_("confirmed by %(name)s; the result entered differs") % {"name": name},
+            hold=True)
+    return tuple(names)
 
 
 #: Sources an arbiter types: a later slip of the event's arbiter corrects them while the round
@@ -207,19 +240,17 @@ def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Re
     )
     if recorded.created:
         signals.result_carried_over.send(Result, result=recorded.result, source=conflict)
-    if conflict.source == Result.Source.PLAYERS:
-        _dismiss_players_siblings(conflict, recorded.result)
+    _dismiss_siblings(conflict, recorded.result)
     return recorded.result
 
 
-def _dismiss_players_siblings(adopted: Result, accepted: Result) -> None:
-    """The other player's account of a board whose disagreement the arbiter settled by
-    accepting one of them: dismissed, saying why, so that it no longer holds up pairing the
-    next round (which refuses over open conflicts)."""
-    note = _("dismissed: the arbiter accepted the other player's scores (version %(v)d)") % {
-        "v": accepted.version}
-    for sibling in adopted.board.results.filter(status=Result.Status.CONFLICT,
-                                                source=Result.Source.PLAYERS):
+def _dismiss_siblings(adopted: Result, accepted: Result) -> None:
+    """The other versions of a board whose disagreement the arbiter settled by accepting one
+    of them (the other player's account, a slip against a confirmation): dismissed, saying
+    why, so that they no longer hold up pairing the next round (which refuses over open
+    conflicts)."""
+    note = _("dismissed: the arbiter accepted version %(v)d") % {"v": accepted.version}
+    for sibling in adopted.board.results.filter(status=Result.Status.CONFLICT):
         sibling.status = Result.Status.DISMISSED
         sibling.reason = (f"{sibling.reason} · {note}" if sibling.reason else note)[:300]
         sibling.save(update_fields=["status", "reason"])

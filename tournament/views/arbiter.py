@@ -30,6 +30,7 @@ from tournament.services import checkin, confirmations, logins
 from tournament.services.names import look_alike_warnings
 from tournament.texts import event_texts
 from tournament.texts.tiebreak_texts import texts
+from tournament.views import result_versions
 
 
 def _ctx(event, **extra):
@@ -338,7 +339,12 @@ def result_entry(request, event, number):
                 form.add_error(None, str(exc))
                 status = _refused_status(exc)
             else:
-                if recorded.conflict:
+                if recorded.disputed_by:
+                    messages.warning(request, _(
+                        "Board %(b)d: this differs from what %(names)s confirmed; both are "
+                        "kept for you to decide on the board's page.") % {
+                        "b": board.number, "names": ", ".join(recorded.disputed_by)})
+                elif recorded.conflict:
                     messages.warning(request, _("Board %(b)d: this differs from the result "
                                                 "already entered; kept as a conflict.")
                                      % {"b": board.number})
@@ -362,24 +368,30 @@ def result_entry(request, event, number):
     stored = next((r for b, r in boards if board is not None and b.pk == board.pk), None)
     shown = ({"first": stored.first_scores, "second": stored.second_scores}
              if stored is not None and stored.first_scores else {})
+    detail = confirmations.board_detail(board) if board is not None else None
     slip_rows = [
         (seat, getattr(board, seat),
-         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}", shown.get(seat, {}).get(c)))
+         [(f"{seat}_{c}", form.data.get(f"{seat}_{c}", shown.get(seat, {}).get(c)), None)
           for c in COLOURS])
         for seat in ("first", "second")
     ] if board else []
     return render(request, "tournament/arbiter/result_entry.html", _ctx(
         event, round=round_, boards=boards, board=board, form=form, colours=COLOURS,
-        slip_rows=slip_rows, stored=stored,
+        slip_rows=slip_rows, stored=stored, detail=detail,
+        accounts=[(c, getattr(board, c.seat)) for c in detail.confirmations] if detail else [],
     ), status=status)
 
 
 @arbiter_required
 def board_result(request, event, board_id):
-    """Forfeits, decisions, resignations and corrections of one board, with its history."""
+    """Forfeits, decisions, resignations and corrections of one board, with its history: a
+    dispute's versions side by side, and a correction of the scores in the slip's twelve
+    boxes, filled with the stored ones."""
     board = get_object_or_404(Board.objects.select_related("round", "first", "second"),
                               pk=board_id, round__event=event)
     accepted = services.current_result(board)
+    if request.method == "POST" and request.POST.get("form") == "scores":
+        return _correct_scores(request, event, board, accepted)
     form = OtherResultForm(request.POST or None, initial={
         "expected_version": accepted.version if accepted else None})
     status = 200
@@ -402,13 +414,74 @@ def board_result(request, event, board_id):
             messages.success(request, _("Result saved (version %(v)d).")
                              % {"v": recorded.result.version})
             return redirect("arbiter_board", event.slug, board.pk)
+    return _board_page(request, event, board, accepted, form, status=status)
+
+
+def _board_page(request, event, board, accepted, form, *, scores_form=None, status=200):
     history = list(board.results.select_related("entered_by"))
     origins = links.result_sources.links(r.pk for r in history)
+    held = list(board.confirmations.all())
+    conflicts = [r for r in history if r.status == Result.Status.CONFLICT]
+    stored = ({"first": accepted.first_scores, "second": accepted.second_scores}
+              if accepted is not None and accepted.first_scores else {})
+    data = scores_form.data if scores_form is not None else {}
     return render(request, "tournament/arbiter/board_result.html", _ctx(
-        event, board=board, form=form, accepted=accepted,
+        event, board=board, form=form, accepted=accepted, scores_form=scores_form,
         history=[(r, origins.get(r.pk)) for r in history],
-        accounts=[(c, getattr(board, c.seat)) for c in board.confirmations.all()],
+        accounts=[(c, getattr(board, c.seat)) for c in held],
+        versions=result_versions.dispute(board, accepted, conflicts, held),
+        can_accept=len(held) == 1 and accepted is None and not conflicts,
+        colours=COLOURS, slip_rows=[
+            (seat, getattr(board, seat),
+             [(f"{seat}_{c}", data.get(f"{seat}_{c}", stored.get(seat, {}).get(c)), None)
+              for c in COLOURS]) for seat in ("first", "second")] if board.second else [],
     ), status=status)
+
+
+def _correct_scores(request, event, board, accepted):
+    """The twelve scores corrected (or entered) on the board's page, with a reason: the stored
+    result's kind is kept (a resignation stays one), its scores replaced."""
+    form = SlipForm(request.POST)
+    reason = request.POST.get("reason", "")
+    if form.is_valid():
+        kind = accepted.kind if accepted is not None and accepted.first_scores else \
+            Result.Kind.PLAYED
+        try:
+            recorded = services.record_result(
+                board, kind, user=request.user, source=Result.Source.ARBITER,
+                first_scores=form.scores("first"), second_scores=form.scores("second"),
+                loser_seat=accepted.loser_seat if accepted is not None else "",
+                reason=reason, correction=accepted is not None,
+                expected_version=form.cleaned_data["expected_version"])
+        except services.ServiceError as exc:
+            form.add_error(None, getattr(exc, "message", None) or str(exc))
+        else:
+            messages.success(request, _("Result saved (version %(v)d).")
+                             % {"v": recorded.result.version})
+            return redirect("arbiter_board", event.slug, board.pk)
+    other = OtherResultForm(initial={"expected_version": accepted.version if accepted else None})
+    return _board_page(request, event, board, accepted, other, scores_form=form, status=400)
+
+
+@arbiter_required
+@require_POST
+def accept_confirmation(request, event, board_id, seat):
+    """One player's confirmation accepted by the arbiter in one click (the other player's
+    missing one noted), from the slip page or the board's page."""
+    board = get_object_or_404(Board, pk=board_id, round__event=event)
+    if seat not in ("first", "second"):
+        raise Http404
+    try:
+        confirmations.accept_confirmation(board, seat, user=request.user)
+    except services.ServiceError as exc:
+        _fail(request, exc)
+    else:
+        messages.success(request, _("Board %(b)d: %(name)s's confirmation accepted.") % {
+            "b": board.number, "name": getattr(board, seat).name})
+    target = request.POST.get("next", "")
+    if target.startswith("/") and not target.startswith("//"):
+        return redirect(target)
+    return redirect("arbiter_board", event.slug, board.pk)
 
 
 @arbiter_required

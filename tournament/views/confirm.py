@@ -90,6 +90,9 @@ def confirm_panel(player: Player, via: str, action_url: str, *, board: Board | N
         elif mine and theirs:
             panel["text"] = _("You and %(name)s disagree: the arbiter decides.") % {
                 "name": name}
+        elif mine and accepted is None:
+            panel["text"] = _("The arbiter entered other scores than yours: the arbiter "
+                              "decides.")
         elif mine:
             panel["text"] = _("Your scores differ from the result already stored: the "
                               "arbiter decides.")
@@ -98,6 +101,9 @@ def confirm_panel(player: Player, via: str, action_url: str, *, board: Board | N
         panel["note"] = _("You can still change your scores until the arbiter decides.")
     elif detail.key == service.ARBITER:
         panel["text"] = _("Entered by the arbiter.")
+        if mine and not _matches(accepted, mine):
+            panel["text"] = _("Your confirmation differs from the result the arbiter "
+                              "stored.")
         panel["note"] = _("If these scores are wrong, confirm the right ones: the arbiter "
                           "then decides.")
     elif mine:
@@ -117,15 +123,28 @@ def confirm_panel(player: Player, via: str, action_url: str, *, board: Board | N
     elif accepted is not None and accepted.first_scores:
         shown = {"first": accepted.first_scores, "second": accepted.second_scores}
     shown = shown or {}
+    # answering the opponent's account: a cell changed from it is marked, and the button says
+    # that this sends the player's own version (static/js/slip.js)
+    was = ({"first": theirs.first_scores, "second": theirs.second_scores}
+           if theirs and not mine else {})
     panel["button"] = (_("Accept these scores") if theirs and not mine
                        else _("Change my confirmation") if mine else _("Confirm the scores"))
+    panel["send_own"] = _("Send my version") if was else ""
+    panel["stored_differs"] = (accepted is not None and mine is not None
+                               and not _matches(accepted, mine))
     panel["rows"] = [
         (s, getattr(board, s),
          [(f"{s}_{c}", data.get(f"{s}_{c}") if data is not None
-           else (shown.get(s) or {}).get(c)) for c in COLOURS])
+           else (shown.get(s) or {}).get(c), (was.get(s) or {}).get(c)) for c in COLOURS])
         for s in ("first", "second")
     ]
     return panel
+
+
+def _matches(result, confirmation: Confirmation) -> bool:
+    """Whether a stored result says what a player confirmed."""
+    return (result.first_scores == confirmation.first_scores
+            and result.second_scores == confirmation.second_scores)
 
 
 def post_confirmation(request, player: Player, board: Board, via: str):

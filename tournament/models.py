@@ -403,6 +403,7 @@ class HistoryEntry(models.Model):
         PAIRED_WITH_CHECKIN_OPEN = "paired_checkin_open", _("round paired with check-in open")
         CHECKIN_ABSENT = "checkin_absent", _("players who did not check in marked absent")
         CARDS_ISSUED = "cards_issued", _("player cards issued or revoked")
+        PLAYER_WITHDRAWN = "player_withdrawn", _("player withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(auto_now_add=True)

@@ -232,10 +232,12 @@ class Arbiter(Visitor):
         return found
 
     @step
-    def withdraws(self, name: str, reason: str) -> None:
+    def withdraws(self, name: str, reason: str) -> PageParser:
+        """The players page's **Withdraw**; the page it lands on (its messages say what the
+        withdrawal did to a draft round)."""
         pk = self.player_ids()[name]
-        self.submit(self.url("arbiter_players"), {"reason": reason},
-                    action=self.url("arbiter_player_withdraw", pk))
+        return self.submit(self.url("arbiter_players"), {"reason": reason},
+                           action=self.url("arbiter_player_withdraw", pk))
 
     @step
     def grants_absence(self, name: str, round_number: int, vp: str | None = None,

@@ -197,7 +197,8 @@ def test_disagreement_shows_on_the_panel_the_round_page_and_the_board_page(
     text = page.content.decode()
     assert "What the players confirmed" in text
     assert board.first.name in text and board.second.name in text
-    assert text.count("one player&#x27;s confirmation") == 2  # the source of both conflicts
+    # the source of both conflicts, in the history and in the versions side by side
+    assert text.count("one player&#x27;s confirmation") == 4
     page = client.get(reverse("arbiter_dashboard", args=[board.round.event.slug]))
     assert f"one player&#x27;s confirmation: {board.first.name}" in page.content.decode()
 

@@ -25,7 +25,6 @@ from tournament.services.events import (
     unique_slug,
     update_event,
     update_player,
-    withdraw_player,
 )
 from tournament.services.format import event_format, order_text
 from tournament.services.results import (
@@ -51,6 +50,7 @@ from tournament.services.rounds import (
     repair_round,
     schedule_round,
     start_manual_round,
+    withdraw_player,
 )
 
 __all__ = [

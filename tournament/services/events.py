@@ -224,14 +224,17 @@ def _enter_all(event: Event, players: list[Player], joined: int,
 
 
 @transaction.atomic
-def withdraw_player(player: Player, *, reason: str = "") -> Player:
-    """Not paired after the current round; past games stand."""
+def record_withdrawal(player: Player, *, reason: str = "") -> Player:
+    """Not paired after the last round played (or being played); past games stand. A round
+    still a draft has not been played: the withdrawal applies to it (the caller,
+    ``rounds.withdraw_player``, pairs it again)."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.withdrawn_after_round is not None:
         raise ServiceError(_("%(name)s has already withdrawn.") % {"name": player.name})
     if not reason.strip():
         raise ServiceError(_("Withdrawing a player needs a reason."))
-    player.withdrawn_after_round = _current_round_number(player.event)
+    played = player.event.rounds.exclude(status="drafted").aggregate(m=Max("number"))["m"]
+    player.withdrawn_after_round = played or 0
     player.withdrawal_reason = reason.strip()
     checked(player)
     player.save(update_fields=["withdrawn_after_round", "withdrawal_reason"])

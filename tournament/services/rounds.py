@@ -20,7 +20,7 @@ from tournament.models import Absence, Board, Event, HistoryEntry, Player, Resul
 from tournament.services import checkin
 from tournament.services import format as event_format
 from tournament.services.errors import NeedsConfirmation, ServiceError
-from tournament.services.events import _current_round_number
+from tournament.services.events import _current_round_number, record_withdrawal
 from tournament.services.history import log_change
 from tournament.services.results import record_result
 from tournament.services.validation import checked_value
@@ -443,6 +443,49 @@ def edit_pairing(round_: Round, *, first_id: int, second_id: int | None, board_n
         record_result(board, Result.Kind.BYE, source=Result.Source.PAIRING,
                       entered_by_label="pairing", reason=reason.strip())
     return board
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """A withdrawal and what it did to the round being paired: ``draft`` the draft round the
+    player was on, ``repaired`` whether it was paired again without them (else their board was
+    removed, the opponent left for the arbiter to place)."""
+
+    player: Player
+    draft: Round | None = None
+    repaired: bool = False
+
+
+@transaction.atomic
+def withdraw_player(player: Player, *, reason: str = "", user=None) -> Withdrawal:
+    """Withdraw ``player`` after the last round played. A withdrawal before the pairing applies
+    to the round being paired (as in Swiss Manager and Vega): a draft round that pairs the
+    player is paired again without them, or, when the arbiter paired it by hand (a board with
+    a hand-made pairing, which pairing again would throw away) or the engine finds no pairing
+    without them, their board goes and the round page says whom to place."""
+    player = record_withdrawal(player, reason=reason)
+    about = {"player": player.name, "after": player.withdrawn_after_round}
+    draft = (player.event.rounds.filter(status=Round.Status.DRAFTED)
+             .filter(Q(boards__first=player) | Q(boards__second=player)).distinct().first())
+    if draft is None:
+        log_change(player.event, HistoryEntry.Action.PLAYER_WITHDRAWN, about, user=user,
+                   reason=reason.strip())
+        return Withdrawal(player)
+    why = _("%(name)s withdrew: %(reason)s") % {"name": player.name, "reason": reason.strip()}
+    if not draft.boards.exclude(manual_reason="").exists():
+        try:
+            repair_round(draft, reason=why[:300], user=user)
+        except ServiceError:
+            pass  # no pairing without them: the board goes, the arbiter pairs by hand
+        else:
+            log_change(player.event, HistoryEntry.Action.PLAYER_WITHDRAWN,
+                       {**about, "draft": {"round": draft.number, "repaired": True}},
+                       user=user, reason=reason.strip())
+            return Withdrawal(player, draft, repaired=True)
+    _removal(draft, draft.boards.filter(Q(first=player) | Q(second=player)), confirm=False,
+             user=user, reason=reason.strip(), action=HistoryEntry.Action.PLAYER_WITHDRAWN,
+             about={**about, "draft": {"round": draft.number, "repaired": False}})
+    return Withdrawal(player, draft)
 
 
 def _check_can_play(player, number: int) -> None:

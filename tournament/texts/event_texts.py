@@ -62,6 +62,18 @@ def _login_withdrawn(d: Mapping) -> str:
         "name": d["player"], "account": d["account"]}
 
 
+def _player_withdrawn(d: Mapping) -> str:
+    text = _("%(name)s withdrew after round %(n)d.") % {"name": d["player"], "n": d["after"]}
+    draft = d.get("draft")
+    if draft is None:
+        return text
+    if draft["repaired"]:
+        return text + " " + _("Round %(n)d was a draft: paired again without them.") % {
+            "n": draft["round"]}
+    return text + " " + _("Round %(n)d was a draft paired by hand: their board removed.") % {
+        "n": draft["round"]}
+
+
 def _paired_over_disputes(d: Mapping) -> str:
     return _("Round %(n)d paired while round %(previous)d had open disputes (boards "
              "%(boards)s).") % {"n": d["round"], "previous": d["previous"],
@@ -107,6 +119,7 @@ _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.PAIRED_WITH_CHECKIN_OPEN: _paired_with_checkin_open,
     HistoryEntry.Action.CHECKIN_ABSENT: _checkin_absent,
     HistoryEntry.Action.CARDS_ISSUED: _cards_issued,
+    HistoryEntry.Action.PLAYER_WITHDRAWN: _player_withdrawn,
 }
 
 

@@ -178,11 +178,21 @@ def player_withdraw(request, event, player_id):
         messages.error(request, _("Withdrawing a player needs a reason."))
     else:
         try:
-            services.withdraw_player(player, reason=form.cleaned_data["reason"])
+            done = services.withdraw_player(player, reason=form.cleaned_data["reason"],
+                                            user=request.user)
         except services.ServiceError as exc:
             _fail(request, exc)
         else:
             messages.success(request, _("%(name)s withdrawn.") % {"name": player.name})
+            if done.draft is not None and done.repaired:
+                messages.info(request, _("Round %(n)d was a draft: it is paired again without "
+                                         "%(name)s.") % {"n": done.draft.number,
+                                                         "name": player.name})
+            elif done.draft is not None:
+                messages.warning(request, _(
+                    "Round %(n)d was a draft paired by hand: %(name)s's board is removed; "
+                    "place their opponent on the round's page.") % {
+                    "n": done.draft.number, "name": player.name})
     return redirect("arbiter_players", event.slug)
 
 

@@ -61,6 +61,7 @@ urlpatterns = [
     path("e/<slug:slug>/arbiter/absences/<int:absence_id>/cancel/",
          views_arbiter.absence_cancel, name="arbiter_absence_cancel"),
     path("e/<slug:slug>/arbiter/pair/", views_arbiter.round_pair, name="arbiter_round_pair"),
+    path("e/<slug:slug>/arbiter/no-shows/", views_arbiter.no_shows, name="arbiter_no_shows"),
     path("e/<slug:slug>/arbiter/rounds/<int:number>/", views_arbiter.round_detail,
          name="arbiter_round"),
     path("e/<slug:slug>/arbiter/rounds/<int:number>/results/", views_arbiter.result_entry,

@@ -404,6 +404,7 @@ class HistoryEntry(models.Model):
         CHECKIN_ABSENT = "checkin_absent", _("players who did not check in marked absent")
         CARDS_ISSUED = "cards_issued", _("player cards issued or revoked")
         PLAYER_WITHDRAWN = "player_withdrawn", _("player withdrawn")
+        NO_SHOWS_DECIDED = "no_shows_decided", _("players who never appeared: decided")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(auto_now_add=True)

@@ -231,6 +231,25 @@ class Arbiter(Visitor):
                     found[row.cells[1]] = int(match.group(1))
         return found
 
+    def no_shows(self) -> list[str]:
+        """The players the dashboard asks about (never appeared), by name."""
+        page = self.page(self.url("arbiter_dashboard"))
+        form = self.find_form(page, self.url("arbiter_dashboard"),
+                              action=self.url("arbiter_no_shows"))
+        return [label for name in form.names() if name.startswith("player-")
+                for label in re.findall(rf'<th scope="row">(?:<bdi>)?(.*?)(?:</bdi>)?</th>'
+                                        rf'<td><fieldset class="choices"><legend '
+                                        rf'class="visually-hidden">[^<]*</legend>\s*<label><input '
+                                        rf'type="radio" name="{name}"', page.html)]
+
+    @step
+    def decides_no_shows(self, choices: dict[str, str]) -> None:
+        """The dashboard's answer: for each player by name "absent", "withdraw" or "keep"."""
+        ids = self.player_ids()
+        self.submit(self.url("arbiter_dashboard"),
+                    {f"player-{ids[name]}": choice for name, choice in choices.items()},
+                    action=self.url("arbiter_no_shows"))
+
     @step
     def withdraws(self, name: str, reason: str) -> PageParser:
         """The players page's **Withdraw**; the page it lands on (its messages say what the
@@ -254,11 +273,14 @@ class Arbiter(Visitor):
 
     def next_action(self) -> str | None:
         """What the dashboard's "next" button does: "pair", "publish", "close", "disputes" (a
-        link to the open disputes) or None."""
+        link to the open disputes), "no_shows" (the question about the players who never
+        appeared) or None."""
         pair = self.url("arbiter_round_pair")
         page = self.page(self.url("arbiter_dashboard"))
         if 'href="#disputes"' in page.html:
             return "disputes"
+        if 'id="no-shows"' in page.html:
+            return "no_shows"
         for form in page.forms:
             if form.action == pair and not {"manual", "over_disputes"} & set(form.names()):
                 return "pair"

@@ -25,6 +25,7 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     server,
 )
 from tests.scenarios.story import random_scores
+from tests.scenarios.test_swiss_with_trouble import not_paired_in
 from tournament.models import Absence, CheckIn, HistoryEntry, Result
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -157,11 +158,20 @@ def confirm_round_one(story, browser, server, cards, rows, rng) -> None:  # noqa
     assert accepted.source == Result.Source.ARBITER
     assert not Result.objects.filter(board__round__event=story.model(),
                                      status=Result.Status.CONFLICT).exists()
+    # the two who never came: the dashboard asks before round 2 is paired (#36, item 7)
+    assert arbiter.next_action() == "no_shows"
+    assert sorted(arbiter.no_shows()) == sorted(NEVER_COME)
+    gone, again = NEVER_COME
+    arbiter.decides_no_shows({gone: "withdraw", again: "absent"})
     assert arbiter.next_action() == "pair"  # round 2 may be paired: nothing is open
     arbiter.closes_round(1)
     standings = story.public.get(reverse("event_standings", args=[story.slug])).content.decode()
     for name in NAMES:
         assert name in standings
+    arbiter.pairs_next_round()
+    assert not any(row.has(name) for row in arbiter.boards(2) for name in NEVER_COME)
+    arbiter.publishes_round(2)
+    not_paired_in(story, 2, {gone: "withdrawn after round 1", again: "absent (½ VP)"})
     # nothing typed by the arbiter but the decision: every result came from the players
     sources = Result.objects.filter(board__round__event=story.model()).values_list(
         "source", flat=True)

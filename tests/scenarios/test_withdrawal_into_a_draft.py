@@ -54,7 +54,7 @@ def test_withdrawals_apply_to_the_round_being_paired(story):
     # round 3: a board paired by hand, then a withdrawal: the hand-made board stays
     arbiter.enters_round_results(2, rng)
     arbiter.pairs_next_round()
-    one, two, three = arbiter.boards(3)
+    one, _two, three = arbiter.boards(3)
     arbiter.edits_pairing(3, 1, one.second, one.first, reason="colours by hand")
     leaver = three.first
     said = arbiter.withdraws(leaver, "train home")

@@ -37,6 +37,7 @@ from tournament.services.results import (
 from tournament.services.rounds import (
     boards_with_results,
     close_round,
+    decide_no_shows,
     edit_pairing,
     missing_results,
     next_action,
@@ -66,6 +67,7 @@ __all__ = [
     "close_round",
     "create_event",
     "current_result",
+    "decide_no_shows",
     "edit_pairing",
     "enter_slip",
     "event_format",

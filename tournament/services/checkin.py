@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.boards import player_codes
-from tournament.models import Absence, CheckIn, Event, HistoryEntry, Player, PlayerCard
+from tournament.models import Absence, Board, CheckIn, Event, HistoryEntry, Player, PlayerCard
 from tournament.services import format as event_format
 from tournament.services.errors import ServiceError
 from tournament.services.events import _current_round_number
@@ -34,6 +34,9 @@ from tournament.texts.formatting import name_key
 #: The reason stored on an absence made by ``mark_missing_absent``: how the dashboard tells
 #: these apart from absences the players asked for (and offers the one-click un-mark).
 NO_CHECKIN_REASON = "did not check in"
+#: The reason of an absence or a withdrawal the arbiter chose for a player who never appeared
+#: (``rounds.decide_no_shows``), before the round after the check-in.
+NO_SHOW_REASON = "never appeared"
 
 
 def checkin_round(event: Event) -> int | None:
@@ -107,6 +110,28 @@ def summary(event: Event, now: datetime | None = None) -> Summary:
     return Summary(number, reason is None, reason,
                    checked=[p for p in expected if p.pk in done],
                    missing=[p for p in expected if p.pk not in done], marked=marked)
+
+
+def never_appeared(event: Event, number: int) -> list[Player]:
+    """The players to be paired in round ``number`` who never appeared: they never checked in
+    and sat at no board of an earlier round (marked absent for not checking in, say), unless
+    the arbiter said to keep them for this round (``rounds.decide_no_shows``). Only where the
+    round has no check-in of its own (check-in once, before round 1): with a check-in every
+    round, that round's check-in asks the same question."""
+    if event.checkin == Event.CheckIn.OFF or number < 2 or checkin_round(event) == number:
+        return []
+    seen = set(CheckIn.objects.filter(player__event=event).values_list("player_id", flat=True))
+    for first, second in Board.objects.filter(round__event=event, round__number__lt=number
+                                              ).values_list("first_id", "second_id"):
+        seen.update((first, second))
+    kept = {pk for entry in event.history.filter(action=HistoryEntry.Action.NO_SHOWS_DECIDED)
+            if entry.details.get("round") == number for pk in entry.details.get("kept", [])}
+    absent = set(Absence.objects.filter(player__event=event, round_number=number)
+                 .values_list("player_id", flat=True))
+    return sorted((p for p in event.players.all()
+                   if p.is_active_in(number) and p.joined_round < number
+                   and p.pk not in seen | kept | absent),
+                  key=lambda p: name_key(p.name))
 
 
 def checked_in(player: Player) -> CheckIn | None:

@@ -20,7 +20,7 @@ from tournament.models import Absence, Board, Event, HistoryEntry, Player, Resul
 from tournament.services import checkin
 from tournament.services import format as event_format
 from tournament.services.errors import NeedsConfirmation, ServiceError
-from tournament.services.events import _current_round_number, record_withdrawal
+from tournament.services.events import _current_round_number, record_withdrawal, set_absence
 from tournament.services.history import log_change
 from tournament.services.results import record_result
 from tournament.services.validation import checked_value
@@ -173,6 +173,8 @@ def next_action(event: Event) -> tuple[str, str] | None:
         return ("close", _("Close round %(n)d") % {"n": current.number})
     if current.number >= last:
         return None
+    if checkin.never_appeared(event, current.number + 1):
+        return ("no_shows", _("Decide about the players who never appeared"))
     return ("pair", _("Pair round %(n)d") % {"n": current.number + 1})
 
 
@@ -212,6 +214,11 @@ def _check_ready_to_pair(event: Event, number: int, *, over_disputes: str = "") 
         joined_round__gt=1
     ).exists():
         raise ServiceError(_("A round robin cannot take late entries; choose Swiss instead."))
+    unseen = checkin.never_appeared(event, number)
+    if unseen:
+        raise ServiceError(_("Before pairing round %(n)d, decide about the players who never "
+                             "appeared (on the dashboard): %(names)s.") % {
+            "n": number, "names": ", ".join(p.name for p in unseen)})
 
 
 def _write_boards(round_: Round, pairing, *, user=None) -> None:
@@ -486,6 +493,40 @@ def withdraw_player(player: Player, *, reason: str = "", user=None) -> Withdrawa
              user=user, reason=reason.strip(), action=HistoryEntry.Action.PLAYER_WITHDRAWN,
              about={**about, "draft": {"round": draft.number, "repaired": False}})
     return Withdrawal(player, draft)
+
+
+NO_SHOW_CHOICES = ("absent", "withdraw", "keep")
+
+
+@transaction.atomic
+def decide_no_shows(event: Event, decisions: dict[int, str], *, user=None) -> None:
+    """The arbiter's answer, before the next round is paired, about each player who never
+    appeared (``checkin.never_appeared``): ``absent`` again in that round (the event's
+    absence VP), ``withdraw`` from the event, or ``keep`` (paired all the same). Every such
+    player needs an answer; written in the history."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    number = next_round_number(event)
+    unseen = checkin.never_appeared(event, number)
+    if not unseen:
+        raise ServiceError(_("No player is waiting for a decision."))
+    if {p.pk for p in unseen} - set(decisions) or set(decisions.values()) - set(NO_SHOW_CHOICES):
+        raise ServiceError(_("Choose what becomes of each player who never appeared."))
+    done: dict[str, list] = {"withdrawn": [], "absent": [], "kept": []}
+    names: dict[str, list[str]] = {"withdrawn": [], "absent": [], "kept": []}
+    for player in unseen:
+        choice = decisions[player.pk]
+        if choice == "withdraw":
+            withdraw_player(player, reason=checkin.NO_SHOW_REASON, user=user)
+            key = "withdrawn"
+        elif choice == "absent":
+            set_absence(player, number, reason=checkin.NO_SHOW_REASON)
+            key = "absent"
+        else:
+            key = "kept"
+        done[key].append(player.pk)
+        names[key].append(player.name)
+    log_change(event, HistoryEntry.Action.NO_SHOWS_DECIDED, {
+        "round": number, **done, **{f"{k}_names": v for k, v in names.items()}}, user=user)
 
 
 def _check_can_play(player, number: int) -> None:

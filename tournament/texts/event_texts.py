@@ -74,6 +74,17 @@ def _player_withdrawn(d: Mapping) -> str:
         "n": draft["round"]}
 
 
+def _no_shows_decided(d: Mapping) -> str:
+    parts = []
+    for key, words in (("withdrawn", _("withdrawn: %(names)s")),
+                       ("absent", _("absent again: %(names)s")),
+                       ("kept", _("paired all the same: %(names)s"))):
+        if d.get(f"{key}_names"):
+            parts.append(words % {"names": ", ".join(d[f"{key}_names"])})
+    return _("Before round %(n)d, the players who never appeared: %(what)s.") % {
+        "n": d["round"], "what": "; ".join(parts)}
+
+
 def _paired_over_disputes(d: Mapping) -> str:
     return _("Round %(n)d paired while round %(previous)d had open disputes (boards "
              "%(boards)s).") % {"n": d["round"], "previous": d["previous"],
@@ -120,6 +131,7 @@ _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.CHECKIN_ABSENT: _checkin_absent,
     HistoryEntry.Action.CARDS_ISSUED: _cards_issued,
     HistoryEntry.Action.PLAYER_WITHDRAWN: _player_withdrawn,
+    HistoryEntry.Action.NO_SHOWS_DECIDED: _no_shows_decided,
 }
 
 

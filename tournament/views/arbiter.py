@@ -64,13 +64,36 @@ def dashboard(request, event):
         Result.objects.filter(board__round__event=event, status=Result.Status.CONFLICT)
         .select_related("board__round", "board__first", "board__second")
     )
+    next_action = services.next_action(event)
+    no_shows = (checkin.never_appeared(event, services.next_round_number(event))
+                if next_action and next_action[0] == "no_shows" else [])
     return render(request, "tournament/arbiter/dashboard.html", _ctx(
         event, rounds=rounds, current=current, missing=missing, conflicts=conflicts,
-        next_action=services.next_action(event),
+        next_action=next_action, no_shows=no_shows,
         players=event.players.count(), format=services.event_format(event),
         order=services.order_text(event), problems=inconsistencies(event),
         checkin=checkin.summary(event) if event.checkin != Event.CheckIn.OFF else None,
     ))
+
+
+@arbiter_required
+@require_POST
+def no_shows(request, event):
+    """The dashboard's answer about the players who never appeared, one choice each."""
+    decisions = {}
+    for key, value in request.POST.items():
+        if key.startswith("player-"):
+            pk = whole_number(key.removeprefix("player-"), label=_("Player"),
+                              column=column_range(Player, "id"))
+            decisions[pk] = value
+    try:
+        services.decide_no_shows(event, decisions, user=request.user)
+    except services.ServiceError as exc:
+        _fail(request, exc)
+    else:
+        messages.success(request, _("Noted: round %(n)d can be paired.")
+                         % {"n": services.next_round_number(event)})
+    return redirect("arbiter_dashboard", event.slug)
 
 
 @arbiter_required

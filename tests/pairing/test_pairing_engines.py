@@ -5,20 +5,29 @@ from __future__ import annotations
 import random
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pairing_scenarios import run_event, start_event
+from py4swiss.engines.dutch.player import get_player_infos_from_trf
 
 from tournament.bridges.pairing_simulation import new_event, play_round
 from tournament.pairing import (
     EngineConfigError,
     EngineError,
+    Event,
     NoLegalPairing,
+    Player,
+    Result,
+    RoundRecord,
     Settings,
     TrfError,
     export_trf,
     get_engine,
+    import_trf,
     pair_swiss,
 )
 from tournament.pairing.engines import DutchEngine, ExternalEngine
@@ -132,7 +141,59 @@ def test_engines_are_chosen_by_name_and_unknown_ones_refused():
 def test_the_in_process_engine_parses_strictly():
     good = export_trf(new_event(4, Settings(5)))
     assert len(DutchEngine().pair(good)) == 2
-    with pytest.raises(TrfError, match="Invalid round result"):
+    with pytest.raises(TrfError, match="line 1, column 92: colour 'q'"):
         DutchEngine().pair(good.replace("0.0    1", "0.0    1     9 q 1"))
-    with pytest.raises(TrfError, match="No number of rounds"):
+    with pytest.raises(TrfError, match="the number of rounds \\(XXR\\) is missing"):
         DutchEngine().pair(good.replace("XXR 5\n", ""))
+
+
+def _true_points_event(seed: int, corrections: list[int]) -> Event:
+    """A simulated event of 9 whose first players' round 1 scored what no code scores."""
+    rng = random.Random(seed)
+    event = new_event(9, Settings(5))
+    for _ in range(2):
+        event = play_round(event, pair_swiss(event), rng, draw_rate=0.2)
+    players = list(event.players)
+    for index, tenths in enumerate(corrections):
+        first, *rest = players[index].history
+        players[index] = replace(players[index], history=(replace(first, tenths=tenths), *rest))
+    return replace(event, players=tuple(players))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.lists(st.sampled_from([0, 5, 10, 15, 20]), max_size=9))
+def test_the_dutch_engine_pairs_on_the_true_points(seed, corrections):
+    """An arbiter's ½–0 or 1–1: py4swiss forms score groups and orders boards on the true
+    score (the TRF's points column, the standings' VP), not on what the codes would score."""
+    event = _true_points_event(seed, corrections)
+    trf = export_trf(event)
+    for player in get_player_infos_from_trf(DutchEngine.read(trf)):
+        assert player.points == player.points_with_acceleration == event.tenths(player.id)
+    assert import_trf(trf) == event
+    pairing = pair_swiss(event)
+    assert {p for b in pairing.boards for p in (b.first, b.second)} | {pairing.bye} == set(
+        range(1, 10)
+    )
+
+
+def test_a_half_point_decision_moves_the_winner_down_a_score_group():
+    """Round 1: 1 beat 5 and 2 beat 6 by decision at ½–0; 3 and 4 won outright. On the true
+    points 3 and 4 are the only players on 1 VP and meet in round 2; on the codes' points
+    (four players on 1) the Dutch rules would pair 1–3 and 2–4."""
+    codes = Settings(3)
+    record = RoundRecord
+    history = {
+        1: record(Result.WIN, 5, True, tenths=5), 5: record(Result.LOSS, 1, False),
+        2: record(Result.WIN, 6, False, tenths=5), 6: record(Result.LOSS, 2, True),
+        3: record(Result.WIN, 7, True), 7: record(Result.LOSS, 3, False),
+        4: record(Result.WIN, 8, False), 8: record(Result.LOSS, 4, True),
+    }
+    event = Event(codes, tuple(Player(n, f"P{n}", history=(history[n],)) for n in range(1, 9)))
+    boards = {frozenset((b.first, b.second)) for b in pair_swiss(event).boards}
+    assert frozenset((3, 4)) in boards
+    plain = replace(event, players=tuple(
+        replace(p, history=tuple(replace(r, tenths=None) for r in p.history))
+        for p in event.players
+    ))
+    assert frozenset((3, 4)) not in {frozenset((b.first, b.second))
+                                     for b in pair_swiss(plain).boards}

@@ -3,8 +3,9 @@
 ``every_page_answers`` opens every page, download and PDF of the event the way people would
 (the public without login, the arbiter logged in) and collects every server error.
 ``standings_vp_match`` compares the standings download with VP summed here, straight from the
-stored rows, without the standings code. Pages of a round are opened again only when
-something they show may have changed (a fingerprint of the rows up to that round), so long
+stored rows, without the standings code; ``pairing_points_match`` compares the same sums with
+the TRF download and the score the Dutch engine pairs on. Pages of a round are opened again only
+when something they show may have changed (a fingerprint of the rows up to that round), so long
 stories stay fast.
 """
 
@@ -258,6 +259,42 @@ def standings_vp_match(story: EventStory) -> None:
         f"shown {dict(sorted(shown.items()))} expected {dict(sorted(expected.items()))}")
 
 
+def pairing_points_match(story: EventStory) -> None:
+    """Each player's score three more ways equals the VP summed from the stored rows: in the
+    TRF the arbiter downloads (its points column, less a pre-entered absence), as our TRF
+    reader counts it, and as the Dutch engine pairs on it (issue #36)."""
+    from py4swiss.engines.dutch.player import get_player_infos_from_trf
+
+    from tournament.pairing import import_trf
+    from tournament.pairing.engines import DutchEngine
+
+    event = story.model()
+    if not event.players.exists():
+        return
+    after = complete_rounds(event)
+    expected = {name: int(vp * 10) for name, vp in expected_vp(event, after).items()}
+    response = story.arbiter.client.get(reverse("arbiter_export_trf", args=[story.slug]))
+    trf = response.content.decode()
+    imported = import_trf(trf)
+    engine = {p.id: p.points_with_acceleration
+              for p in get_player_infos_from_trf(DutchEngine.read(trf))}
+    names = dict(event.players.values_list("seed", "name"))
+    columns = {int(line[4:8]): round(float(line[80:84]) * 10)
+               for line in trf.splitlines() if line.startswith("001")}
+    seen = {}
+    for player in imported.players:
+        absence = player.status.absence
+        prefill = imported.settings.tenths(absence) if absence else 0
+        seen[names[player.number]] = (imported.tenths(player.number),
+                                      columns[player.number] - prefill,
+                                      engine.get(player.number, imported.tenths(player.number)))
+    wrong = {name: (expected[name], got) for name, got in seen.items()
+             if set(got) != {expected[name]}}
+    assert not wrong, (
+        f"after step {story.steps[-1]!r}, round {after}: tenths of VP (stored rows, then "
+        f"TRF reader, TRF column, engine) differ: {wrong}")
+
+
 def one_board_per_player_and_round(story: EventStory) -> None:
     """Nobody sits at two boards of a round (a bye is a board)."""
     seats = Counter()
@@ -270,7 +307,8 @@ def one_board_per_player_and_round(story: EventStory) -> None:
     assert not twice, f"after step {story.steps[-1]!r}: players at two boards: {twice}"
 
 
-ALWAYS = [every_page_answers, standings_vp_match, one_board_per_player_and_round]
+ALWAYS = [every_page_answers, standings_vp_match, pairing_points_match,
+          one_board_per_player_and_round]
 
 
 # -- checks of particular stories -----------------------------------------------------------

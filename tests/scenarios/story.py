@@ -444,6 +444,17 @@ class Arbiter(Visitor):
         self._board_form(number, board, {"kind": "double_forfeit", "reason": reason})
 
     @step
+    def records_decision(self, number: int, board: int, first_vp: str, second_vp: str,
+                         reason: str, scores: tuple[list[int], list[int]] | None = None) -> None:
+        """An arbiter's decision: VP as given (½–0, 1–1 …), with the scores if it was played."""
+        fields = {"kind": "decision", "first_vp": first_vp, "second_vp": second_vp,
+                  "reason": reason}
+        if scores:
+            fields |= {"first_scores": " ".join(map(str, scores[0])),
+                       "second_scores": " ".join(map(str, scores[1]))}
+        self._board_form(number, board, fields)
+
+    @step
     def corrects_result(self, number: int, board: int, first: list[int], second: list[int],
                         reason: str) -> None:
         self._board_form(number, board, {

@@ -40,3 +40,21 @@ def test_standings_that_disagree_with_the_stored_results_are_reported(played):
     assert checks.expected_vp(played.model(), 1) != expected
     with pytest.raises(AssertionError):
         checks.standings_vp_match(played)
+
+
+def test_a_pairing_score_that_is_not_the_standings_vp_is_reported(played, monkeypatch):
+    """The seam of issue #36: a round the pairing counts at its code's points, not at what it
+    scored, shows in the TRF and in the engine's score."""
+    from tournament.bridges import pairing_bridge
+
+    checks.pairing_points_match(played)
+    result = Result.objects.filter(board__round__event__slug=played.slug, status="accepted",
+                                   board__second__isnull=False).first()
+    Result.objects.filter(pk=result.pk).update(kind="decision", first_vp=Decimal("0.5"),
+                                               second_vp=Decimal(0))
+    checks.pairing_points_match(played)
+    monkeypatch.setattr(pairing_bridge, "_record",
+                        lambda code, vp, opponent=0, first=None:
+                        pairing_bridge.core.RoundRecord(code, opponent, first))
+    with pytest.raises(AssertionError, match="differ"):
+        checks.pairing_points_match(played)

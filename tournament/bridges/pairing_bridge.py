@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
+from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
 from tournament import pairing as core
-from tournament.bridges.standings_bridge import complete_rounds
+from tournament.bridges.standings_bridge import complete_rounds, event_results
 from tournament.models import Absence, Board, Event, Result, Round
+from tournament.standings import Game, InvalidEventError, InvalidResultError, ResultKind
 
 _ABSENCE_CODE = {
-    Decimal("0"): core.Result.ZERO_BYE,
-    Decimal("0.5"): core.Result.HALF_BYE,
-    Decimal("1"): core.Result.FULL_BYE,
+    Fraction(0): core.Result.ZERO_BYE,
+    Fraction(1, 2): core.Result.HALF_BYE,
+    Fraction(1): core.Result.FULL_BYE,
 }
 _ABSENCE_STATUS = {
     Decimal("0"): core.Status.ABSENT,
@@ -43,61 +45,74 @@ def settings_for(event: Event) -> core.Settings:
     )
 
 
-def _game_codes(result: Result) -> tuple[core.Result, core.Result]:
-    """TRF codes (first player's, second player's) for a board's accepted result."""
-    if result.kind == Result.Kind.FORFEIT:
+def _game_codes(game: Game) -> tuple[core.Result, core.Result]:
+    """TRF codes (first player's, second player's) for a game the standings count."""
+    if game.kind == ResultKind.FORFEIT:
         won = core.Result.FORFEIT_WIN, core.Result.FORFEIT_LOSS
-        return won if result.loser_seat == "second" else won[::-1]
-    if result.kind == Result.Kind.DOUBLE_FORFEIT or (
-        result.kind == Result.Kind.DECISION and not result.first_scores
-        and result.first_vp == result.second_vp == 0
+        return won if game.first_vp > game.second_vp else won[::-1]
+    if game.kind == ResultKind.DOUBLE_FORFEIT or (
+        game.kind == ResultKind.DECISION and game.first_scores is None
+        and game.first_vp == game.second_vp == 0
     ):
         return core.Result.FORFEIT_LOSS, core.Result.FORFEIT_LOSS
-    if result.first_vp > result.second_vp:
+    if game.first_vp > game.second_vp:
         return core.Result.WIN, core.Result.LOSS
-    if result.first_vp < result.second_vp:
+    if game.first_vp < game.second_vp:
         return core.Result.LOSS, core.Result.WIN
     return core.Result.DRAW, core.Result.DRAW
+
+
+def _record(code: core.Result, vp: Fraction, opponent: int = 0,
+            first: bool | None = None) -> core.RoundRecord:
+    """A round as the pairing sees it, worth exactly the VP the standings count for it."""
+    return core.RoundRecord(code, opponent, first, tenths=int(vp * 10))
+
+
+def _check_complete(event: Event, upto_round: int) -> None:
+    """Refuse a round with a board that has no accepted result: nothing sound to pair on."""
+    missing = (
+        Board.objects.filter(round__event=event, round__number__lte=upto_round)
+        .exclude(results__status=Result.Status.ACCEPTED)
+        .select_related("round").order_by("round__number", "number").first()
+    )
+    if missing is not None:
+        raise IncompleteRound(_("round %(r)d, board %(b)d has no result")
+                              % {"r": missing.round.number, "b": missing.number})
 
 
 def build_event(event: Event, upto_round: int, next_round: int | None = None) -> core.Event:
     """The core's view of rounds 1..``upto_round``, with statuses for ``next_round``.
 
-    Every board of those rounds must have an accepted result (the caller checks).
+    The rounds come from the very input the standings are computed from
+    (``standings_bridge.event_results``), so every player's score for pairing, the TRF's
+    points column and the standings' VP are one number per round: a late entry's missed
+    rounds, an arbiter's ½–0 and a bye worth what it was worth when given included.
     """
+    _check_complete(event, upto_round)
     players = list(event.players.order_by("seed"))
     seed = {p.pk: p.seed for p in players}
+    try:
+        results = event_results(event, upto_round)
+    except (InvalidEventError, InvalidResultError) as exc:
+        raise core.InvalidEvent(str(exc)) from None
     history: dict[int, dict[int, core.RoundRecord]] = {p.seed: {} for p in players}
-    accepted = {
-        r.board_id: r for r in Result.objects.filter(
-            board__round__event=event, board__round__number__lte=upto_round,
-            status=Result.Status.ACCEPTED,
-        )
-    }
-    boards = Board.objects.filter(round__event=event, round__number__lte=upto_round)
-    for board in boards.select_related("round"):
-        rnd = board.round.number
-        a = seed[board.first_id]
-        if board.is_bye:
-            history[a][rnd] = core.RoundRecord(core.Result.PAIRING_BYE)
-            continue
-        b = seed[board.second_id]
-        result = accepted.get(board.pk)
-        if result is None:
-            raise IncompleteRound(_("round %(r)d, board %(b)d has no result")
-                                  % {"r": rnd, "b": board.number})
-        code_a, code_b = _game_codes(result)
-        history[a][rnd] = core.RoundRecord(code_a, b, True)
-        history[b][rnd] = core.RoundRecord(code_b, a, False)
-    absences = {
-        (a.player_id, a.round_number): a.vp
-        for a in Absence.objects.filter(player__event=event)
-    }
+    for game in results.games:
+        a, b = seed[game.first], seed[game.second]
+        code_a, code_b = _game_codes(game)
+        history[a][game.round] = _record(code_a, game.first_vp, b, True)
+        history[b][game.round] = _record(code_b, game.second_vp, a, False)
+    for bye in results.byes:
+        code = (core.Result.PAIRING_BYE if bye.kind == ResultKind.BYE
+                else _ABSENCE_CODE.get(bye.vp, core.Result.ZERO_BYE))
+        history[seed[bye.player]][bye.round] = _record(code, bye.vp)
+    next_absences = dict(
+        Absence.objects.filter(player__event=event, round_number=next_round)
+        .values_list("player_id", "vp")
+    ) if next_round is not None else {}
     core_players = []
     for p in players:
         records = tuple(
-            history[p.seed].get(r)
-            or core.RoundRecord(_ABSENCE_CODE[absences.get((p.pk, r), Decimal("0"))])
+            history[p.seed].get(r) or core.RoundRecord(core.Result.ZERO_BYE)
             for r in range(1, upto_round + 1)
         )
         status = core.Status.PLAYING
@@ -105,8 +120,8 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None) ->
             if not p.is_active_in(next_round):
                 status = (core.Status.WITHDRAWN if p.withdrawn_after_round is not None
                           else core.Status.ABSENT)
-            elif (p.pk, next_round) in absences:
-                status = _ABSENCE_STATUS[absences[(p.pk, next_round)]]
+            elif p.pk in next_absences:
+                status = _ABSENCE_STATUS[next_absences[p.pk]]
         core_players.append(core.Player(
             number=p.seed, name=p.name[:60], rating=p.rating, history=records, status=status,
             joined_round=min(p.joined_round, upto_round + 1),

@@ -19,7 +19,7 @@ from typing import ClassVar, Protocol
 
 from py4swiss.engines import DutchEngine as _Py4SwissDutch
 from py4swiss.engines.common import PairingError as _Py4SwissPairingError
-from py4swiss.trf import TrfParser
+from py4swiss.trf import ParsedTrf, TrfParser
 from py4swiss.trf.exceptions import ConsistencyError, LineError, ParsingError
 
 from tournament.pairing.boards import parse_pairs
@@ -29,6 +29,7 @@ from tournament.pairing.errors import (
     NoLegalPairing,
     TrfError,
 )
+from tournament.pairing.trf import export_trf, import_trf, points_columns
 
 
 class Engine(Protocol):
@@ -63,17 +64,39 @@ class DutchEngine:
 
     def pair(self, trf: str) -> list[tuple[int, int]]:
         """Pair the next round of ``trf``."""
-        try:
-            parsed = TrfParser.parse(_TextFile(trf), strict=True)  # type: ignore[arg-type]
-        except ParsingError as exc:
-            raise TrfError(exc.message, exc.row, exc.column) from None
-        except (LineError, ConsistencyError, ValueError) as exc:
-            raise TrfError(str(exc)) from None
+        parsed = self.read(trf)
         try:
             pairings = _Py4SwissDutch.generate_pairings(parsed)
         except _Py4SwissPairingError as exc:
             raise NoLegalPairing(f"the Dutch engine found no legal pairing ({exc})") from None
         return [(p.white, p.black) for p in pairings]
+
+    @staticmethod
+    def read(trf: str) -> ParsedTrf:
+        """``trf`` as py4swiss pairs it, every player's score the true one.
+
+        The file is read by our own reader first (its errors name line and column, and it
+        understands the true points on ``XXA`` lines). py4swiss checks the points column
+        against the codes alone and misreads a negative ``XXA`` value, so it reads the codes'
+        points and the true ones are put back in what it parsed: the column it orders boards
+        by, and the accelerations it forms score groups with.
+        """
+        event = import_trf(trf)
+        try:
+            parsed = TrfParser.parse(
+                _TextFile(export_trf(event, true_points=False)), strict=True  # type: ignore[arg-type]
+            )
+        except ParsingError as exc:
+            raise TrfError(exc.message, exc.row, exc.column) from None
+        except (LineError, ConsistencyError, ValueError) as exc:
+            raise TrfError(str(exc)) from None
+        columns = points_columns(event)
+        for section in parsed.player_sections:
+            section.points_times_ten = columns[section.starting_number]
+            corrections = event.corrections(section.starting_number)
+            if any(corrections):
+                parsed.x_section.accelerations[section.starting_number] = list(corrections)
+        return parsed
 
 
 class ExternalEngine:

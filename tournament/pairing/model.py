@@ -11,7 +11,7 @@ event maps one-to-one onto a TRF file and onto what every Swiss engine understan
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from tournament.pairing.errors import InvalidEvent, TrfError
@@ -67,15 +67,24 @@ class RoundRecord:
     """One player's round: result, opponent's pairing number (0 for none), who moved first.
 
     ``first`` is True when this player moved first, False when second, None without a game.
-    Prints and parses itself as the 8-character TRF cell, e.g. ``"  12 w 1"``.
+    ``tenths`` is the round's true points in tenths of a VP when no result code scores them
+    (an arbiter's ½–0 or 1–1, a bye worth what it was worth when given); None means what the
+    code scores under the event's settings. Prints and parses itself as the 8-character TRF
+    cell, e.g. ``"  12 w 1"`` (the true points travel on the TRF's ``XXA`` line).
     """
 
     result: Result
     opponent: int = 0
     first: bool | None = None
+    tenths: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "result", Result(self.result))
+        if self.tenths is not None and (
+            isinstance(self.tenths, bool) or not isinstance(self.tenths, int)
+            or not 0 <= self.tenths <= 999
+        ):
+            raise InvalidEvent(f"a round's points must be 0 to 99.9 in tenths: {self!r}")
         if self.result.bye:
             if self.opponent != 0 or self.first is not None:
                 raise InvalidEvent(f"a bye has no opponent and no first move: {self!r}")
@@ -171,8 +180,12 @@ class Settings:
         """Draw whether pairing number 1 moves first in round 1 (store the seed to replay)."""
         return rng.choice(("first", "second"))
 
+    def scored(self, record: RoundRecord) -> int:
+        """A round's points in tenths: its true points, or what its code scores."""
+        return self.tenths(record.result) if record.tenths is None else record.tenths
+
     def tenths(self, result: Result) -> int:
-        """Points for ``result`` in tenths of a VP."""
+        """Points for ``result`` in tenths of a VP (what the code scores)."""
         attribute = {
             Result.WIN: "win",
             Result.DRAW: "draw",
@@ -247,7 +260,7 @@ class Event:
     _by_number: dict[int, Player] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        players = tuple(sorted(self.players, key=lambda p: p.number))
+        players = tuple(sorted(map(self._plain, self.players), key=lambda p: p.number))
         object.__setattr__(self, "players", players)
         numbers = [p.number for p in players]
         if numbers != list(range(1, len(players) + 1)):
@@ -268,6 +281,16 @@ class Event:
             self._check_games(player)
             if player.status.absence and self.rounds_played == self.settings.rounds:
                 raise InvalidEvent(f"player {player} is {player.status} but no round is left")
+
+    def _plain(self, player: Player) -> Player:
+        """``player`` without true points that equal their code's: one event, one spelling."""
+        scores = self.settings.tenths
+        if all(r.tenths is None or r.tenths != scores(r.result) for r in player.history):
+            return player
+        history = tuple(
+            replace(r, tenths=None) if r.tenths == scores(r.result) else r for r in player.history
+        )
+        return replace(player, history=history)
 
     def _forbidden_pairs(self) -> set[tuple[int, int]]:
         pairs = set()
@@ -308,7 +331,19 @@ class Event:
 
     def tenths(self, number: int) -> int:
         """A player's score so far in tenths of a VP."""
-        return sum(self.settings.tenths(r.result) for r in self.player(number).history)
+        return sum(self.settings.scored(r) for r in self.player(number).history)
+
+    def corrections(self, number: int) -> tuple[int, ...]:
+        """True points minus what the codes score, before each round 1 .. rounds played + 1.
+
+        Running totals in tenths (the first is 0): what a FIDE engine must add to the codes'
+        score to pair on the true score (``XXA``, docs/pairing.md). All zero for most players.
+        """
+        settings, total, running = self.settings, 0, [0]
+        for record in self.player(number).history:
+            total += settings.scored(record) - settings.tenths(record.result)
+            running.append(total)
+        return tuple(running)
 
     def points(self, number: int) -> float:
         """A player's score so far in VP."""

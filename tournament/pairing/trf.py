@@ -12,12 +12,15 @@ Mapping (docs/pairing.md has the full table):
   on the ``XXZ`` line;
 * ``XXR`` rounds, ``XXC white1``/``black1`` first move of pairing number 1 in round 1, ``XXS``
   points per result code (bye value etc.), ``XXP`` pairs that must not meet (forbidden pairs,
-  plus forfeits when the event counts them as meetings).
+  plus forfeits when the event counts them as meetings);
+* the points column is the player's true score; when a round scored what no code scores (an
+  arbiter's ½–0), the player's ``XXA`` line says by how much the true score before each round
+  differs from the codes' (an acceleration, in javafo's terms), so an engine pairs on it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tournament.pairing.errors import InvalidEvent, TrfError
 from tournament.pairing.model import Event, Player, Result, RoundRecord, Settings, Status
@@ -35,12 +38,13 @@ _XXS = {
     **{code: (setting,) for code, setting in _SINGLE.items()},
 }
 _ZERO = ("WL", "BL", "ZPB", "FL", "L")
-_EXTENSIONS = ("XXR", "XXC", "XXS", "XXZ", "XXP")
+_EXTENSIONS = ("XXR", "XXC", "XXS", "XXZ", "XXP", "XXA")
 _IGNORED_PREFIXES = ("0", "1", "2", "3")  # other FIDE header and team lines: not ours to keep
 
 
 def _decimal(tenths: int) -> str:
-    return f"{tenths // 10}.{tenths % 10}"
+    sign = "-" if tenths < 0 else ""
+    return f"{sign}{abs(tenths) // 10}.{abs(tenths) % 10}"
 
 
 def _prefill(player: Player) -> RoundRecord | None:
@@ -48,26 +52,42 @@ def _prefill(player: Player) -> RoundRecord | None:
     return RoundRecord(absence) if absence is not None else None
 
 
-def export_trf(event: Event) -> str:
+def points_columns(event: Event, *, true_points: bool = True) -> dict[int, int]:
+    """Each player's points column in tenths: the score so far plus a pre-entered absence.
+
+    ``true_points=False`` gives what the codes alone score (what py4swiss checks the column
+    against before it adds the ``XXA`` corrections).
+    """
+    settings, columns = event.settings, {}
+    for player in event.players:
+        prefill = _prefill(player)
+        extra = settings.tenths(prefill.result) if prefill else 0
+        score = event.tenths(player.number)
+        if not true_points:
+            score -= event.corrections(player.number)[-1]
+        columns[player.number] = score + extra
+    return columns
+
+
+def export_trf(event: Event, *, true_points: bool = True) -> str:
     """Write ``event`` as TRF-16 text (ready for an engine to pair the next round).
 
     Names longer than the 33-character column are cut; the rank column is the order by points,
     then pairing number (tiebreaks belong to the standings core, not to the pairing file).
+    ``true_points=False`` writes the codes' points and no ``XXA`` line, for a reader that
+    cannot take a correction (the Dutch engine adds them back itself).
     """
     settings = event.settings
-    totals = {}
+    columns = points_columns(event, true_points=true_points)
     for player in event.players:
-        prefill = _prefill(player)
-        extra = settings.tenths(prefill.result) if prefill else 0
-        totals[player.number] = event.tenths(player.number) + extra
-        if totals[player.number] > 999:
-            points = _decimal(totals[player.number])
+        if columns[player.number] > 999:
+            points = _decimal(columns[player.number])
             raise InvalidEvent(f"player {player} has {points} points; TRF columns hold 99.9")
-    order = sorted(event.players, key=lambda p: (-totals[p.number], p.number))
+    order = sorted(event.players, key=lambda p: (-columns[p.number], p.number))
     ranks = {player.number: rank for rank, player in enumerate(order, start=1)}
     lines = [f"012 {event.name}"] if event.name else []
     for player in event.players:
-        lines.append(_player_line(player, totals[player.number], ranks[player.number]))
+        lines.append(_player_line(player, columns[player.number], ranks[player.number]))
     lines.append(f"XXR {settings.rounds}")
     lines.append("XXC white1" if settings.first_move == "first" else "XXC black1")
     codes = {"WW": "win", "BW": "win", "WD": "draw", "BD": "draw", **_SINGLE}
@@ -75,6 +95,11 @@ def export_trf(event: Event) -> str:
         f"{code}={_decimal(settings.tenths(_result(name)))}" for code, name in codes.items()
     )
     lines.append(f"XXS {scores}")
+    for player in event.players if true_points else ():
+        corrections = event.corrections(player.number)
+        if any(corrections):
+            values = " ".join(_decimal(c).rjust(4) for c in corrections)
+            lines.append(f"XXA {player.number:4d} {values}")
     withdrawn = [p.number for p in event.players if p.status is Status.WITHDRAWN]
     if withdrawn:
         lines.append("XXZ " + " ".join(str(n) for n in withdrawn))
@@ -177,7 +202,16 @@ def import_trf(text: str) -> Event:
                 f"{shortest.number} only {played}: write '0000 - Z' for rounds not played",
                 row.row,
             )
-    players = [_build_player(row, played, row.number in withdrawn) for row in rows]
+    corrections = _corrections(extensions)
+    players = []
+    for row in rows:
+        player = _build_player(row, played, row.number in withdrawn)
+        if row.number in corrections:
+            player = _corrected(player, settings, *corrections.pop(row.number))
+        players.append(player)
+    if corrections:
+        number, (line, _values) = next(iter(corrections.items()))
+        raise TrfError(f"XXA names player {number}, who has no '001' line", line, 5)
     event = Event(settings, tuple(players), name, frozenset(forbidden))
     for row, player in zip(rows, players, strict=True):
         prefill = _prefill(player)
@@ -186,6 +220,7 @@ def import_trf(text: str) -> Event:
         if row.tenths != expected:
             raise TrfError(
                 f"player {player.number} has {_decimal(row.tenths)} points but the results "
+                f"{'and its XXA line ' if any(event.corrections(player.number)) else ''}"
                 f"give {_decimal(expected)}",
                 row.row,
                 _POINTS[0] + 1,
@@ -247,6 +282,54 @@ def _build_player(row: _Row, played: int, withdrawn: bool) -> Player:
     while joined <= len(cells) and cells[joined - 1].result is Result.ZERO_BYE:
         joined += 1
     return Player(row.number, row.name, row.rating, cells, status, joined)
+
+
+def _corrections(extensions: dict[str, list[tuple[int, str]]]) -> dict[int, tuple[int, list[int]]]:
+    """``XXA`` lines: a player's true score minus the codes' before each round, in tenths."""
+    found: dict[int, tuple[int, list[int]]] = {}
+    for row, content in extensions.get("XXA", []):
+        number, *values = content.split()
+        if not number.isdigit():
+            raise TrfError(f"XXA {content!r} does not start with a pairing number", row, 5)
+        if int(number) in found:
+            raise TrfError(f"XXA names player {number} twice", row, 5)
+        tenths = []
+        for value in values:
+            whole, dot, tenth = value.lstrip("-").partition(".")
+            if not (whole.isdigit() and dot and len(tenth) == 1 and tenth.isdigit()):
+                raise TrfError(f"XXA value {value!r} is not like '0.5' or '-0.5'", row, 5)
+            sign = -1 if value.startswith("-") else 1
+            tenths.append(sign * (int(whole) * 10 + int(tenth)))
+        found[int(number)] = (row, tenths)
+    return found
+
+
+def _corrected(player: Player, settings: Settings, row: int, running: list[int]) -> Player:
+    """``player`` with the true points of the rounds that ``running`` (``XXA``) corrects.
+
+    Accelerated pairings (virtual points from round 1) are not ours: the first value must be
+    0 and there is one value per round played plus the round to be paired.
+    """
+    rounds = len(player.history)
+    if len(running) != rounds + 1 or running[0] != 0:
+        raise TrfError(
+            f"XXA for player {player.number} must give {rounds + 1} values starting with 0.0 "
+            "(true points before each round); accelerated pairings are not supported", row, 5
+        )
+    history = []
+    for index, record in enumerate(player.history):
+        change = running[index + 1] - running[index]
+        if not change:
+            history.append(record)
+            continue
+        points = settings.tenths(record.result) + change
+        if not 0 <= points <= 999:
+            raise TrfError(
+                f"XXA for player {player.number} gives round {index + 1} {_decimal(points)} points",
+                row, 5,
+            )
+        history.append(replace(record, tenths=points))
+    return replace(player, history=tuple(history))
 
 
 def _numbers(content: str, row: int) -> list[int]:

@@ -19,13 +19,14 @@ running; ``backups.online_clocks`` rebuilds the clocks of online games from thei
 
 Version 2 added the online games, version 3 the over-the-board clocks, version 4 the check-in
 (the event's check-in settings, each player's cards and check-ins, each board's players'
-confirmations of the scores); older files still import (no ``online`` keys: every round over
-the board; no ``clock`` keys: no clock; no check-in keys: no cards, check-ins or
-confirmations). A card keeps its key, so that printed cards go on working on a server with the
-same ``SECRET_KEY`` (the code's second half is derived from it); a key this server already
-uses (a copy beside the original) gets a new one, and that card must be printed again. The
-version goes up so that an older server refuses a file with what it does not know instead of
-silently dropping it.
+confirmations of the scores); older files still import (no ``online`` keys: every round over the
+board; no ``clock`` keys: no clock; no check-in keys: no cards, check-ins or confirmations),
+version 5 the event's rule for unplayed rounds in the colour tiebreaks (older files: "nothing",
+the rule they were written under). A card keeps its key, so that printed cards go on working on
+a server with the same ``SECRET_KEY`` (the code's second half is derived from it); a key this
+server already uses (a copy beside the original) gets a new one, and that card must be printed
+again. The version goes up so that an older server refuses a file with what it does not know
+instead of silently dropping it.
 """
 
 from __future__ import annotations
@@ -61,21 +62,22 @@ from tournament.models import (
 from tournament.texts.core_messages import json_text
 
 FORMAT = "ingenious-td-event"
-VERSION = 4
+VERSION = 5
 #: The versions this server reads (see the module docstring).
-READS = (1, 2, 3, 4)
+READS = (1, 2, 3, 4, 5)
 EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
     "token_grace_minutes", "publish_pairings", "publish_standings", "pairing_order",
     "print_language", "clock_compensation_s", "rounds_note", "checkin", "player_results",
-    "checkin_open", "kiosk_generation",
+    "checkin_open", "kiosk_generation", "unplayed_colours",
 ]
 OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en",
                          "clock_compensation_s": 180, "rounds_note": "",
                          "checkin": Event.CheckIn.OFF,
                          "player_results": Event.PlayerResults.WITH_CHECKIN,
-                         "checkin_open": True, "kiosk_generation": 0}
+                         "checkin_open": True, "kiosk_generation": 0,
+                         "unplayed_colours": Event.UnplayedColours.NOTHING}
 """Fields that older backups lack, with the value that keeps such an event as it was."""
 
 

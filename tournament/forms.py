@@ -34,6 +34,7 @@ class EventForm(forms.ModelForm):
         label=_("Reason for changing the number of rounds"), required=False, max_length=300,
         help_text=_("Needed once round 1 is paired; kept in the event's history."),
     )
+    KEPT_WHEN_LEFT_OUT = ("checkin", "player_results", "unplayed_colours")
     field_order = ["name", "start_date", "end_date", "venue", "pairing_system",
                    "rounds_planned", "rounds_reason", "rounds_note"]
 
@@ -43,7 +44,7 @@ class EventForm(forms.ModelForm):
             "name", "start_date", "end_date", "venue", "pairing_system", "rounds_planned",
             "rounds_note", "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
             "late_entry_vp",
-            "forfeit_counts_as_meeting", "first_mover", "token_grace_minutes",
+            "forfeit_counts_as_meeting", "first_mover", "unplayed_colours", "token_grace_minutes",
             "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",
             "checkin", "checkin_closes_at", "player_results",
         ]
@@ -80,7 +81,7 @@ class EventForm(forms.ModelForm):
             value = self.initial.get(name)
             if value is not None:
                 self.initial[name] = format(value.normalize(), "f")
-        for name in ("checkin", "player_results"):
+        for name in self.KEPT_WHEN_LEFT_OUT:
             # A form from before these settings existed (an open tab, a script) keeps them.
             self.fields[name].required = False
         if not settled:
@@ -101,17 +102,8 @@ class EventForm(forms.ModelForm):
             data["tiebreaks"] = self.cleaned_data["tiebreak_order"]
         return data
 
-    def clean_checkin(self):
-        """Left out of a post (a form of before the option, a script): the setting stays."""
-        return self.cleaned_data.get("checkin") or self.instance.checkin
-
     def clean_time_control(self):
         return self.cleaned_data["time_control"].strip()
-
-    def clean_player_results(self):
-        """Left out of a post (a form of before the option, a script): the setting stays."""
-        return (self.cleaned_data.get("player_results") or self.instance.player_results
-                or Event.PlayerResults.WITH_CHECKIN)
 
     def clean_tiebreak_order(self):
         names = [n.strip() for n in self.cleaned_data.get("tiebreak_order", "").split(",")]
@@ -121,6 +113,11 @@ class EventForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        for name in self.KEPT_WHEN_LEFT_OUT:
+            # Left out of a post (a form of before the option, a script): the setting stays.
+            if not data.get(name):
+                data[name] = (getattr(self.instance, name)
+                              or Event._meta.get_field(name).get_default())
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The event cannot end before it starts."))

@@ -59,6 +59,14 @@ class Event(models.Model):
         ALWAYS = "always", _("Always")
         NEVER = "never", _("Never: the arbiter enters every result")
 
+    class UnplayedColours(models.TextChoices):
+        """How rounds without scores count in the colour tiebreaks (docs/tiebreaks.md)."""
+
+        WIDEST = "widest", _("As a game by its VP: 1 VP as 18 in every colour against 0, "
+                             "0 VP as 0 against 18, ½ VP as 0 against 0")
+        NOTHING = "nothing", _("They add nothing (the earlier rule: not playing can rank "
+                               "above a played loss)")
+
     class FirstMover(models.TextChoices):
         FIRST = "first", _("Seed 1 plays first on board 1 of round 1")
         SECOND = "second", _("Seed 1 plays second on board 1 of round 1")
@@ -127,6 +135,13 @@ class Event(models.Model):
     )
     tiebreaks = models.JSONField(_("tiebreaks in order"), default=list, blank=True,
                                  validators=[tiebreak_list])
+    unplayed_colours = models.CharField(
+        _("unplayed rounds in the colour tiebreaks"), max_length=10,
+        choices=UnplayedColours.choices, default=UnplayedColours.WIDEST,
+        help_text=_("Byes, forfeits, absences and decisions without scores. As a game by its "
+                    "VP, not playing never ranks above a played loss, nor a forfeit win below "
+                    "a played win."),
+    )
     token_grace_minutes = models.PositiveIntegerField(
         _("board pages stay open after the round closes (minutes)"), default=60,
         help_text=_("The scoresheets' QR codes (board pages, clocks, game records) keep "

@@ -3,10 +3,12 @@
 Shared by the golden tests and the worked-example test. The JSON shape: ``players`` (id, name),
 ``rounds`` (each with ``games`` and ``byes``; a game names its ``kind`` and whatever that kind
 needs: scores, ``resigned``, ``absent``, ``first_vp``/``second_vp``), ``tiebreaks`` (registry
-names in ranking order) and ``standings``: expected rows after a round (``after_round`` null =
-the last), each with ``place``, ``id``, ``vp`` (a fraction string), optionally ``games``
-([played, won, drawn, lost]) and ``values`` (per tiebreak name: a vector for the colour
-criteria, the display string for head-to-head, a number string for the others).
+names in ranking order), ``unplayed`` (the rule for rounds without scores in the colour
+tiebreaks, ``UNPLAYED_RULES``; the default when absent) and ``standings``: expected rows after a
+round (``after_round`` null = the last), each with ``place``, ``id``, ``vp`` (a fraction
+string), optionally ``games`` ([played, won, drawn, lost]) and ``values`` (per tiebreak name: a
+vector for the colour criteria, the display string for head-to-head, a number string for the
+others).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tournament.standings import Bye, EventResults, Game, Player, ResultKind
+from tournament.standings import WIDEST, Bye, EventResults, Game, Player, ResultKind
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden" / "standings"
 
@@ -28,6 +30,11 @@ def golden_files() -> list[Path]:
 def load(path: Path) -> dict[str, Any]:
     with path.open(encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def unplayed(data: dict[str, Any]) -> str:
+    """The fixture's rule for unplayed rounds in the colour tiebreaks."""
+    return data.get("unplayed", WIDEST)
 
 
 def build_event(data: dict[str, Any]) -> EventResults:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from standings_fixture_io import GOLDEN_DIR, build_event, load
+from standings_fixture_io import GOLDEN_DIR, build_event, load, unplayed
 
 from tournament.standings import (
     TIEBREAKS,
@@ -115,7 +115,7 @@ CUMULATIVE = [
 
 
 def test_doc_cumulative_reading_matches_computation(doc: str) -> None:
-    standings = compute_standings(build_event(FIXTURE), CUMULATIVE)
+    standings = compute_standings(build_event(FIXTURE), CUMULATIVE, unplayed=unplayed(FIXTURE))
     by_name = {row.name: row for row in standings}
     per_round, ranking = _tables(_section(doc, "### The cumulative reading"))
     for name, *rounds, running, cumulative in per_round:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from standings_fixture_io import build_event, golden_files, load
+from standings_fixture_io import build_event, golden_files, load, unplayed
 
 from tournament.standings import TIEBREAKS, build_crosstable, compute_standings
 
@@ -24,6 +24,7 @@ def test_golden_files_present() -> None:
         "worked_example.json",
         "cyclic_tie_level.json",
         "shared_place.json",
+        "unplayed_rounds.json",
         "h2h_applied_once.json",
         "byes_forfeits.json",
     } <= names
@@ -50,7 +51,7 @@ def test_golden_standings(case: tuple[Path, dict[str, Any], dict[str, Any]]) -> 
     after = checkpoint["after_round"]
     where = f"{path.name}, after round {after or 'last'}"
 
-    standings = compute_standings(event, order, after_round=after)
+    standings = compute_standings(event, order, after_round=after, unplayed=unplayed(data))
     expected = checkpoint["rows"]
     got = [(row.place, row.player_id) for row in standings]
     assert got == [(e["place"], e["id"]) for e in expected], f"{where}: places differ"
@@ -58,7 +59,7 @@ def test_golden_standings(case: tuple[Path, dict[str, Any], dict[str, Any]]) -> 
     # Values of every registered criterion: the event's order first (head-to-head depends on
     # what precedes it), then all the others, whose values do not depend on position.
     everything = [*order, *(key for key in TIEBREAKS if key not in order)]
-    full = compute_standings(event, everything, after_round=after)
+    full = compute_standings(event, everything, after_round=after, unplayed=unplayed(data))
     for exp in expected:
         row = full.row(exp["id"])
         who = f"{where}, player {exp['id']!r}"

@@ -10,11 +10,13 @@ from tournament.standings import (
     COLOUR_BY_COLOUR,
     CUMULATIVE,
     DEFAULT_TIEBREAKS,
+    NOTHING,
     READINGS,
     TIEBREAKS,
     Bye,
     EventResults,
     Game,
+    InvalidEventError,
     Player,
     ResultKind,
     Tiebreak,
@@ -126,7 +128,9 @@ def test_head_to_head_after_other_criteria_sees_only_the_remaining_group() -> No
     assert {row.tiebreak("head_to_head").display for row in default} == {""}
 
 
-def test_level_and_difference_skip_games_without_scores() -> None:
+def test_rounds_without_scores_count_by_the_events_rule() -> None:
+    # a: round 1 beat b over the board (+1 on the lowest colour), round 2 a forfeit win, round
+    # 3 a 1-0 decision without scores, round 4 a ½-½ decision with scores.
     players = _players("a", "b", "c")
     played = Game.played(1, "a", "b", (5, 6, 7, 8, 9, 10), (4, 6, 7, 8, 9, 10))
     others = [
@@ -135,12 +139,25 @@ def test_level_and_difference_skip_games_without_scores() -> None:
         Game.decision(4, "a", "c", "1/2", "1/2", (1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1)),
     ]
     event = EventResults(players, [played, *others], [Bye(2, "b")])
-    row = compute_standings(event).row("a")
+    # The earlier rule: the two rounds without scores add nothing.
+    row = compute_standings(event, unplayed=NOTHING).row("a")
     assert row.tiebreak("lowest_colour_level").sort_key == (6, 7, 8, 9, 10, 11)
     assert row.tiebreak("lowest_colour_difference").sort_key == (1, 0, 0, 0, 0, 0)
     assert row.tiebreak("lowest_colour_difference").display == "+1"
     assert row.tiebreak("lowest_colour_level").detail == "6 7 8 9 10 11"
     assert (row.games_played, row.wins, row.draws, row.losses) == (2, 1, 1, 0)
+    # The default: each full point without scores is the widest win, 18 against 0.
+    row = compute_standings(event).row("a")
+    assert row.tiebreak("lowest_colour_level").sort_key == (42, 43, 44, 45, 46, 47)
+    assert row.tiebreak("lowest_colour_difference").sort_key == (37, 36, 36, 36, 36, 36)
+    assert (row.games_played, row.wins, row.draws, row.losses) == (2, 1, 1, 0)
+    # c: the forfeit loss (round 2) and the rounds without any entry (1, 3) are the widest
+    # losses, the ½-½ decision counts its own scores.
+    row = compute_standings(event).row("c")
+    assert row.tiebreak("lowest_colour_difference").sort_key == (-54,) * 6
+    assert row.tiebreak("lowest_colour_level").sort_key == (1,) * 6
+    with pytest.raises(InvalidEventError, match="unplayed must be one of widest, nothing"):
+        compute_standings(event, unplayed="zero")
 
 
 def test_buchholz_dummy_opponent_for_own_unplayed_rounds() -> None:
@@ -226,7 +243,7 @@ def test_cumulative_reading_weighs_early_games_more() -> None:
         "lowest_colour_difference_cumulative",
         "lowest_colour_level_cumulative",
     ]
-    row = compute_standings(event, keys).row("a")
+    row = compute_standings(event, keys, unplayed=NOTHING).row("a")
     difference, level, cumulative_difference, cumulative_level = row.tiebreaks
     assert difference.sort_key == (2, 2, 2, 2, 2, 2)
     assert level.sort_key == (12, 17, 17, 17, 17, 17)
@@ -239,8 +256,13 @@ def test_cumulative_reading_weighs_early_games_more() -> None:
     assert cumulative_level.sort_key == (26, 35, 35, 35, 35, 35)
     assert cumulative_level.display == "26"
     # After round 2 the same reading has only two running totals: 3 + 3.
-    early = compute_standings(event, keys, after_round=2).row("a")
+    early = compute_standings(event, keys, after_round=2, unplayed=NOTHING).row("a")
     assert early.tiebreak("lowest_colour_difference_cumulative").sort_key[0] == 6
+    # By default the bye is the widest win: running differences 3, 21, 20 (sum 44), running
+    # levels 7, 25, 30 (sum 62).
+    row = compute_standings(event, keys).row("a")
+    assert row.tiebreak("lowest_colour_difference_cumulative").sort_key[0] == 44
+    assert row.tiebreak("lowest_colour_level_cumulative").sort_key[0] == 62
 
 
 def test_cumulative_reading_can_order_players_differently() -> None:

@@ -40,3 +40,20 @@ def test_the_result_record_links_move_to_the_games_app():
         assert not links.filter(result_id=plain.pk).exists()
     finally:
         _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_that_exist_keep_adding_nothing_for_unplayed_rounds():
+    """The rule for unplayed rounds in the colour tiebreaks (issue #36): an event created
+    before the rule keeps the one its standings were computed by; a new one gets the rule."""
+    before = [("tournament", "0016_withdrawals_and_no_shows_in_history")]
+    apps = _migrate(before)
+    apps.get_model("tournament", "Event").objects.create(slug="begun", name="Begun")
+    try:
+        leaves = MigrationExecutor(connection).loader.graph.leaf_nodes()
+        apps = _migrate(leaves)
+        Event = apps.get_model("tournament", "Event")
+        assert Event.objects.get(slug="begun").unplayed_colours == "nothing"
+        assert Event.objects.create(slug="new", name="New").unplayed_colours == "widest"
+    finally:
+        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

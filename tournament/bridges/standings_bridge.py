@@ -20,7 +20,9 @@ from tournament.permissions import published_rounds
 from tournament.standings import (
     COLOUR_BY_COLOUR,
     CUMULATIVE,
+    NOTHING,
     TIEBREAKS,
+    WIDEST,
     Bye,
     EventResults,
     Game,
@@ -47,18 +49,32 @@ def tiebreak_registry() -> Mapping[str, Tiebreak]:
 
 
 def reading_notes(event: Event) -> list[str]:
-    """Which reading of "progressive" the event's colour tiebreaks use, said for the pages."""
+    """How the event's colour tiebreaks read, said for the pages and the printed standings:
+    which reading of "progressive" they use, and how an unplayed round counts in them."""
     phrases = {
-        COLOUR_BY_COLOUR: _("Progressive, colour by colour: sums over the played games, lowest "
+        COLOUR_BY_COLOUR: _("Progressive, colour by colour: sums over the rounds, lowest "
                             "colour first; if equal, the second-lowest, and so on."),
         CUMULATIVE: _("Progressive, cumulative (the chess reading): the sum of the running "
                       "totals after each round, so early games weigh more; lowest colour "
                       "first; if equal, the second-lowest, and so on."),
     }
+    unplayed = {
+        WIDEST: _("Unplayed rounds (byes, forfeits, absences, decisions without scores) count "
+                  "as a game by their VP: a full point as 18 in every colour against 0, no "
+                  "point as 0 against 18, a half point as 0 against 0; so not playing never "
+                  "ranks above a played loss, nor a forfeit win below a played win."),
+        NOTHING: _("Unplayed rounds (byes, forfeits, absences, decisions without scores) add "
+                   "nothing to the colour tiebreaks (the earlier rule, kept for this event): "
+                   "not playing can rank above a played loss."),
+    }
     try:
-        return [phrases[r] for r in progressive_readings(event.tiebreaks)]
+        readings = progressive_readings(event.tiebreaks)
     except ValueError:
         return []
+    notes = [phrases[r] for r in readings]
+    if readings:
+        notes.append(unplayed[event.unplayed_colours])
+    return notes
 
 
 def _six(scores: dict | None) -> list[int] | None:
@@ -175,7 +191,8 @@ def standings(event: Event, after_round: int | None = None) -> Standings:
     """Standings after ``after_round`` (default: the last round with every result in)."""
     after_round = _after(event, after_round)
     return _last_consistent(
-        lambda r: compute_standings(event_results(event, r), event.tiebreaks, after_round=r),
+        lambda r: compute_standings(event_results(event, r), event.tiebreaks, after_round=r,
+                                    unplayed=event.unplayed_colours),
         after_round,
     )
 
@@ -214,7 +231,8 @@ def crosstable(event: Event, after_round: int | None = None):
 
     def both(rounds: int):
         results = event_results(event, rounds)
-        table = compute_standings(results, event.tiebreaks, after_round=rounds)
+        table = compute_standings(results, event.tiebreaks, after_round=rounds,
+                                  unplayed=event.unplayed_colours)
         return table, build_crosstable(results, table)
 
     return _last_consistent(both, after_round)
@@ -243,7 +261,8 @@ def inconsistencies(event: Event) -> list[str]:
     ]
     if not problems:
         try:
-            compute_standings(event_results(event), event.tiebreaks)
+            compute_standings(event_results(event), event.tiebreaks,
+                              unplayed=event.unplayed_colours)
         except (InvalidEventError, InvalidResultError) as exc:
             problems.append(str(exc))
     return problems

@@ -124,6 +124,8 @@ class StandingsDoc:
     decisions: tuple[tuple[str, str, str], ...] = ()
     #: The legend's line for the players marked † (withdrawn), or "".
     withdrawn: str = ""
+    #: How the colour tiebreaks read (``standings_bridge.reading_notes``).
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +190,7 @@ def withdrawn_legend(names: dict, left: dict) -> str:
 
 
 def standings_doc_from(info: EventInfo, table: Standings,
-                       left: dict | None = None) -> StandingsDoc:
+                       left: dict | None = None, notes: tuple[str, ...] = ()) -> StandingsDoc:
     left = left or {}
     columns = tuple(
         TiebreakColumn(t.key, str(t.label), str(t.definition))
@@ -205,7 +207,7 @@ def standings_doc_from(info: EventInfo, table: Standings,
                       for row in table.rows if row.player_id in decided)
     names = {row.player_id: row.name for row in table.rows}
     return StandingsDoc(info, table.rounds, columns, rows, decisions,
-                        withdrawn_legend(names, left) if left else "")
+                        withdrawn_legend(names, left) if left else "", notes)
 
 
 def cell_text(cell: CrosstableCell | None) -> str:
@@ -325,7 +327,8 @@ def pairings_doc(event: Event, round_: Round, info: EventInfo | None = None) -> 
 def standings_doc(event: Event, after: int, info: EventInfo | None = None) -> StandingsDoc:
     table = standings_bridge.standings(event, after)
     return standings_doc_from(info or event_info(event), table,
-                              standings_bridge.withdrawn(event, table.rounds))
+                              standings_bridge.withdrawn(event, table.rounds),
+                              tuple(standings_bridge.reading_notes(event)))
 
 
 def crosstable_doc(event: Event, after: int, info: EventInfo | None = None) -> CrosstableDoc:

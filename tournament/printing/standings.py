@@ -56,6 +56,7 @@ def build_standings(doc: StandingsDoc, paper: str = "a4") -> bytes:
                   rowHeights=[row_h + 2] + [row_h] * len(doc.rows), repeatRows=1,
                   style=table_style(font_size=font, extra=extra))
     legend = [f"<b>{c.label}</b>: {c.definition}" for c in doc.columns]
+    legend.extend(doc.notes)
     legend.append(_("In every tiebreak column higher is better. Places shared after every "
                     "tiebreak are shown as a range, e.g. 3–4."))
     if doc.withdrawn:

@@ -18,6 +18,7 @@ from .decided import Decision, decided_by
 from .display import format_points
 from .errors import InvalidEventError, InvalidResultError, StandingsError, UnknownTiebreakError
 from .model import Bye, EventResults, Game, Player, PlayerId, ResultKind
+from .records import NOTHING, UNPLAYED_RULES, WIDEST
 from .table import StandingRow, Standings, compute_standings
 from .tiebreaks import (
     COLOUR_BY_COLOUR,
@@ -36,8 +37,11 @@ __all__ = [
     "COLOUR_BY_COLOUR",
     "CUMULATIVE",
     "DEFAULT_TIEBREAKS",
+    "NOTHING",
     "READINGS",
     "TIEBREAKS",
+    "UNPLAYED_RULES",
+    "WIDEST",
     "Bye",
     "CrosstableCell",
     "CrosstableRow",

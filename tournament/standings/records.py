@@ -7,15 +7,47 @@ counting points in integer *half points* so that the hot loops never touch ``Fra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 
 from .errors import InvalidEventError
 from .model import EventResults, Game, PlayerId, ResultKind, level_vector
 
-__all__ = ["Context", "Entry", "PlayerRecord"]
+__all__ = [
+    "NOTHING", "UNPLAYED_RULES", "WIDEST", "Context", "Entry", "PlayerRecord", "colour_sides",
+]
 
 ZERO6 = (0, 0, 0, 0, 0, 0)
+_TOP = (18,) * 6  # a colour's score stops at 18 (game-rules.md): the widest a game can end
+
+WIDEST = "widest"
+NOTHING = "nothing"
+UNPLAYED_RULES: Mapping[str, str] = MappingProxyType(
+    {
+        WIDEST: (
+            "an unplayed round (bye, forfeit, absence, decision without scores) counts as a game "
+            "by its VP: a full point as 18 in every colour against 0, no point as 0 against 18, "
+            "a half point as 0 against 0; so not playing never ranks above a played loss, nor a "
+            "forfeit win below a played win"
+        ),
+        NOTHING: (
+            "an unplayed round adds nothing to the colour tiebreaks (the earlier rule, kept for "
+            "events begun under it): not playing can rank above a played loss"
+        ),
+    }
+)
+"""How rounds without colour scores count in the colour tiebreaks (tournament-rules.md 6,
+docs/tiebreaks.md). ``WIDEST`` is the default: every played game's vectors lie between
+0 and 18 in each colour, so the widest loss and win bound every real one, colour by colour,
+and sums compared lowest colour first keep that order."""
+
+_VIRTUAL = {
+    2: (_TOP, ZERO6),  # a full point: the widest win
+    1: (ZERO6, ZERO6),  # a half point: a draw with nothing placed
+    0: (ZERO6, _TOP),  # no point: the widest loss
+}
 
 
 @dataclass(slots=True)
@@ -75,9 +107,16 @@ class PlayerRecord:
 class Context:
     """The results of rounds 1..R indexed per player, plus the head-to-head table."""
 
-    __slots__ = ("_adjusted2", "cache", "event", "head_to_head", "records", "rounds")
+    __slots__ = ("_adjusted2", "cache", "event", "head_to_head", "records", "rounds", "unplayed")
 
-    def __init__(self, event: EventResults, after_round: int | None = None) -> None:
+    def __init__(
+        self, event: EventResults, after_round: int | None = None, unplayed: str = WIDEST
+    ) -> None:
+        if unplayed not in UNPLAYED_RULES:
+            raise InvalidEventError(
+                f"unplayed must be one of {', '.join(UNPLAYED_RULES)}, got {unplayed!r}"
+            )
+        self.unplayed = unplayed
         if after_round is None:
             rounds = event.last_round
         elif isinstance(after_round, bool) or not isinstance(after_round, int) or after_round < 0:
@@ -108,7 +147,7 @@ class Context:
                 e if e is not None else Entry(r, ResultKind.ABSENT, 0, recorded=False)
                 for r, e in enumerate(row, start=1)
             ]
-            self.records[pid] = _summarise(pid, entries)
+            self.records[pid] = _summarise(pid, entries, unplayed)
         self._adjusted2: dict[PlayerId, int] = {}
         self.cache: dict[tuple[str, PlayerId], object] = {}
         """Per-call memo for values several criteria share (Buchholz contributions)."""
@@ -148,7 +187,20 @@ def _entries(game: Game) -> tuple[Entry, Entry]:
     return first, second
 
 
-def _summarise(pid: PlayerId, entries: list[Entry]) -> PlayerRecord:
+def colour_sides(entry: Entry, unplayed: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The own and the opponent's level vectors a round adds to the colour tiebreaks.
+
+    A game with scores adds its own; any other round adds the virtual game of ``unplayed``
+    (:data:`UNPLAYED_RULES`) for its VP, or nothing (``None``) under ``NOTHING``.
+    """
+    if entry.levels is not None and entry.opponent_levels is not None:
+        return entry.levels, entry.opponent_levels
+    if unplayed == NOTHING:
+        return None
+    return _VIRTUAL[entry.vp2]
+
+
+def _summarise(pid: PlayerId, entries: list[Entry], unplayed: str) -> PlayerRecord:
     """VP, colour sums and over-the-board counts of one player."""
     record = PlayerRecord(pid, entries)
     record.vp2 = sum(e.vp2 for e in entries)
@@ -156,19 +208,20 @@ def _summarise(pid: PlayerId, entries: list[Entry]) -> PlayerRecord:
     own: list[tuple[int, ...]] = []
     other: list[tuple[int, ...]] = []
     for e in entries:
-        if e.levels is None or e.opponent_levels is None:
-            continue
-        own.append(e.levels)
-        other.append(e.opponent_levels)
-        if e.vp2 > e.opponent_vp2:
-            record.wins += 1
-        elif e.vp2 < e.opponent_vp2:
-            record.losses += 1
-        else:
-            record.draws += 1
-    record.games_played = len(own)
+        if e.over_the_board:
+            record.games_played += 1
+            if e.vp2 > e.opponent_vp2:
+                record.wins += 1
+            elif e.vp2 < e.opponent_vp2:
+                record.losses += 1
+            else:
+                record.draws += 1
+        sides = colour_sides(e, unplayed)
+        if sides is not None:
+            own.append(sides[0])
+            other.append(sides[1])
     if own:
-        # Column sums: the i-th lowest colour summed over the played games.
+        # Column sums: the i-th lowest colour summed over the counted rounds.
         level = tuple(map(sum, zip(*own, strict=True)))
         opponent = tuple(map(sum, zip(*other, strict=True)))
         record.level = level

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from .display import format_points
 from .model import EventResults, PlayerId
-from .records import Context
+from .records import WIDEST, Context
 from .tiebreaks import DEFAULT_TIEBREAKS, Tiebreak, TiebreakValue, resolve_tiebreaks
 
 __all__ = ["StandingRow", "Standings", "compute_standings", "place_label"]
@@ -104,15 +104,17 @@ def compute_standings(
     tiebreaks: Iterable[str] = DEFAULT_TIEBREAKS,
     *,
     after_round: int | None = None,
+    unplayed: str = WIDEST,
 ) -> Standings:
     """Standings counting the results of rounds 1..``after_round`` (default: the last recorded).
 
     ``tiebreaks`` are registry names in the event's order; an unknown name raises
     ``UnknownTiebreakError`` listing the valid ones. A player with no entry in a counted round
-    is treated as absent with 0 VP in that round.
+    is treated as absent with 0 VP in that round. ``unplayed`` is the rule for rounds without
+    colour scores in the colour tiebreaks (``UNPLAYED_RULES``).
     """
     criteria = resolve_tiebreaks(tiebreaks)
-    ctx = Context(event, after_round)
+    ctx = Context(event, after_round, unplayed)
     records = ctx.records
     values: dict[PlayerId, list[TiebreakValue]] = {p.id: [] for p in event.players}
 

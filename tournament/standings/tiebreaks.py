@@ -27,7 +27,7 @@ from typing import ClassVar
 from .display import MINUS, format_points, format_signed, format_vector
 from .errors import UnknownTiebreakError
 from .model import PlayerId
-from .records import Context, Entry
+from .records import Context, Entry, colour_sides
 
 __all__ = [
     "COLOUR_BY_COLOUR",
@@ -47,8 +47,7 @@ CUMULATIVE = "cumulative"
 READINGS: Mapping[str, str] = MappingProxyType(
     {
         COLOUR_BY_COLOUR: (
-            "sums over the played games, lowest colour first; if equal, the second-lowest, "
-            "and so on"
+            "sums over the rounds, lowest colour first; if equal, the second-lowest, and so on"
         ),
         CUMULATIVE: (
             "sum of the running totals after each round, so early games weigh more; lowest "
@@ -192,8 +191,8 @@ class LowestColourDifference(_PlayerTiebreak):
     key = "lowest_colour_difference"
     label = "Diff"
     definition = (
-        "Sum over played games of own lowest colour minus the opponent's lowest; "
-        "if equal, the same for the second-lowest, and so on."
+        "Sum over the rounds of own lowest colour minus the opponent's lowest (an unplayed "
+        "round as the event's rule says); if equal, the same for the second-lowest, and so on."
     )
     reading = COLOUR_BY_COLOUR
 
@@ -207,8 +206,8 @@ class LowestColourLevel(_PlayerTiebreak):
     key = "lowest_colour_level"
     label = "Level"
     definition = (
-        "Sum over played games of own lowest colour; "
-        "if equal, the sum of own second-lowest, and so on."
+        "Sum over the rounds of own lowest colour (an unplayed round as the event's rule "
+        "says); if equal, the sum of own second-lowest, and so on."
     )
     reading = COLOUR_BY_COLOUR
 
@@ -221,14 +220,15 @@ class LowestColourDifferenceCumulative(_PlayerTiebreak):
 
     The per-colour running total of the differences after each round 1..R, summed over the
     rounds: a game of round r counts R − r + 1 times, so early games weigh more. A round without
-    colour scores adds 0 to its running total, which still counts.
+    colour scores adds its virtual game (``colour_sides``) to its running total.
     """
 
     key = "lowest_colour_difference_cumulative"
     label = "CDiff"
     definition = (
         "Sum of the running totals after each round of own lowest colour minus the opponent's "
-        "lowest (games without scores add 0); if equal, the same for the second-lowest, and so on."
+        "lowest (an unplayed round as the event's rule says); if equal, the same for the "
+        "second-lowest, and so on."
     )
     reading = CUMULATIVE
 
@@ -242,8 +242,8 @@ class LowestColourLevelCumulative(_PlayerTiebreak):
     key = "lowest_colour_level_cumulative"
     label = "CLevel"
     definition = (
-        "Sum of the running totals after each round of own lowest colour (games without scores "
-        "add 0); if equal, the same for the second-lowest, and so on."
+        "Sum of the running totals after each round of own lowest colour (an unplayed round as "
+        "the event's rule says); if equal, the same for the second-lowest, and so on."
     )
     reading = CUMULATIVE
 
@@ -261,15 +261,17 @@ def _cumulative(ctx: Context, pid: PlayerId, difference: bool) -> tuple[int, ...
     """Per colour rank, the sum over rounds 1..R of the running total after that round.
 
     Summing running totals is summing each round's value weighted by the number of running
-    totals it is part of: the game of round r (1-based) counts R − r + 1 times.
+    totals it is part of: the game of round r (1-based) counts R − r + 1 times. A round without
+    scores counts as the event's rule for unplayed rounds says (:func:`colour_sides`).
     """
     entries = ctx.records[pid].entries
     rounds = len(entries)
     totals = [0, 0, 0, 0, 0, 0]
     for index, entry in enumerate(entries):
-        own, other = entry.levels, entry.opponent_levels
-        if own is None or other is None:
+        sides = colour_sides(entry, ctx.unplayed)
+        if sides is None:
             continue
+        own, other = sides
         weight = rounds - index
         for colour in range(6):
             value = own[colour] - other[colour] if difference else own[colour]

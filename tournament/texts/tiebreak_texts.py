@@ -47,26 +47,28 @@ _TEXTS = {
         TiebreakText(
             "lowest_colour_difference",
             pgettext_lazy("tiebreak column: lowest colour difference", "Diff"),
-            _("Sum over played games of own lowest colour minus the opponent's lowest; "
-              "if equal, the same for the second-lowest, and so on."),
+            _("Sum over the rounds of own lowest colour minus the opponent's lowest (an "
+              "unplayed round as the event's rule says); if equal, the same for the "
+              "second-lowest, and so on."),
         ),
         TiebreakText(
             "lowest_colour_level", pgettext_lazy("tiebreak column: lowest colour level", "Level"),
-            _("Sum over played games of own lowest colour; "
-              "if equal, the sum of own second-lowest, and so on."),
+            _("Sum over the rounds of own lowest colour (an unplayed round as the event's "
+              "rule says); if equal, the sum of own second-lowest, and so on."),
         ),
         TiebreakText(
             "lowest_colour_difference_cumulative",
             pgettext_lazy("tiebreak column: cumulative lowest colour difference", "CDiff"),
             _("Sum of the running totals after each round of own lowest colour minus the "
-              "opponent's lowest (games without scores add 0); if equal, the same for the "
-              "second-lowest, and so on."),
+              "opponent's lowest (an unplayed round as the event's rule says); if equal, the "
+              "same for the second-lowest, and so on."),
         ),
         TiebreakText(
             "lowest_colour_level_cumulative",
             pgettext_lazy("tiebreak column: cumulative lowest colour level", "CLevel"),
-            _("Sum of the running totals after each round of own lowest colour (games without "
-              "scores add 0); if equal, the same for the second-lowest, and so on."),
+            _("Sum of the running totals after each round of own lowest colour (an unplayed "
+              "round as the event's rule says); if equal, the same for the second-lowest, and "
+              "so on."),
         ),
         TiebreakText(
             "buchholz", pgettext_lazy("tiebreak column: Buchholz", "BH"),

@@ -108,3 +108,28 @@ def test_the_import_page_creates_an_event(arbiter_client, played_event):
     bad = SimpleUploadedFile("event.json", b"{not json", content_type="application/json")
     page = arbiter_client.post(reverse("event_import"), {"backup": bad}, follow=True)
     assert b"not a readable backup: not valid JSON" in page.content
+
+
+def test_the_rule_for_unplayed_rounds_travels_and_older_files_keep_adding_nothing(played_event):
+    """Version 5 carries the event's rule for unplayed rounds in the colour tiebreaks; a file
+    written before it reads back with "nothing", the rule its standings were computed by; a
+    crafted value is refused by name and writes nothing."""
+    data = document.export_event(played_event)
+    assert data["version"] == 5 and data["event"]["unplayed_colours"] == "widest"
+    copy_ = document.import_event(json.loads(json.dumps(data)), slug="copy-widest")
+    assert copy_.unplayed_colours == "widest"
+    assert document.export_event(copy_)["event"]["unplayed_colours"] == "widest"
+
+    older = json.loads(json.dumps(data))
+    older["version"] = 4
+    del older["event"]["unplayed_colours"]
+    restored = document.import_event(older, slug="older")
+    assert restored.unplayed_colours == "nothing"
+    assert any("add nothing" in note for note in standings_bridge.reading_notes(restored))
+
+    crafted = json.loads(json.dumps(data))
+    crafted["event"]["unplayed_colours"] = "generous"
+    count = Event.objects.count()
+    with pytest.raises(document.BackupError, match="unplayed_colours"):
+        document.import_event(crafted, slug="crafted")
+    assert Event.objects.count() == count

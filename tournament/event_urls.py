@@ -4,7 +4,6 @@
 from django.urls import path
 
 from tournament.printing import views as print_views
-from tournament.views import arbiter as views_arbiter
 from tournament.views import checkin as views_checkin
 from tournament.views import confirm as views_confirm
 from tournament.views import guide as views_guide
@@ -14,10 +13,14 @@ from tournament.views import my_games as views_my_games
 from tournament.views import player_page as views_player_page
 from tournament.views import public as views_public
 from tournament.views import trf as views_trf
+from tournament.views.arbiter import event as arbiter_event
+from tournament.views.arbiter import players as arbiter_players
+from tournament.views.arbiter import results as arbiter_results
+from tournament.views.arbiter import rounds as arbiter_rounds
 
 urlpatterns = [
     path("", views_public.home, name="home"),
-    path("events/new/", views_arbiter.event_create, name="event_create"),
+    path("events/new/", arbiter_event.event_create, name="event_create"),
     path("guide/", views_guide.guide, name="arbiter_guide"),
     path("guide/images/<str:name>", views_guide.guide_image, name="arbiter_guide_image"),
     path("my-games/", views_my_games.my_games, name="my_games"),
@@ -41,40 +44,40 @@ urlpatterns = [
     path("e/<slug:slug>/print/<str:document>.pdf", print_views.print_document,
          name="print_document"),
     # arbiter
-    path("e/<slug:slug>/arbiter/", views_arbiter.dashboard, name="arbiter_dashboard"),
-    path("e/<slug:slug>/arbiter/settings/", views_arbiter.event_settings, name="arbiter_settings"),
-    path("e/<slug:slug>/arbiter/players/", views_arbiter.players, name="arbiter_players"),
-    path("e/<slug:slug>/arbiter/players/import/", views_arbiter.players_import,
+    path("e/<slug:slug>/arbiter/", arbiter_event.dashboard, name="arbiter_dashboard"),
+    path("e/<slug:slug>/arbiter/settings/", arbiter_event.event_settings, name="arbiter_settings"),
+    path("e/<slug:slug>/arbiter/players/", arbiter_players.players, name="arbiter_players"),
+    path("e/<slug:slug>/arbiter/players/import/", arbiter_players.players_import,
          name="arbiter_players_import"),
     path("e/<slug:slug>/arbiter/players/invite/", views_logins.invite_players,
          name="arbiter_players_invite"),
-    path("e/<slug:slug>/arbiter/players/<int:player_id>/", views_arbiter.player_edit,
+    path("e/<slug:slug>/arbiter/players/<int:player_id>/", arbiter_players.player_edit,
          name="arbiter_player_edit"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/login/invite/",
          views_logins.invite_player, name="arbiter_player_invite"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/login/withdraw/",
          views_logins.withdraw_login, name="arbiter_player_login_withdraw"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/withdraw/",
-         views_arbiter.player_withdraw, name="arbiter_player_withdraw"),
+         arbiter_players.player_withdraw, name="arbiter_player_withdraw"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/absence/",
-         views_arbiter.player_absence, name="arbiter_player_absence"),
+         arbiter_players.player_absence, name="arbiter_player_absence"),
     path("e/<slug:slug>/arbiter/absences/<int:absence_id>/cancel/",
-         views_arbiter.absence_cancel, name="arbiter_absence_cancel"),
-    path("e/<slug:slug>/arbiter/pair/", views_arbiter.round_pair, name="arbiter_round_pair"),
-    path("e/<slug:slug>/arbiter/no-shows/", views_arbiter.no_shows, name="arbiter_no_shows"),
-    path("e/<slug:slug>/arbiter/rounds/<int:number>/", views_arbiter.round_detail,
+         arbiter_players.absence_cancel, name="arbiter_absence_cancel"),
+    path("e/<slug:slug>/arbiter/pair/", arbiter_rounds.round_pair, name="arbiter_round_pair"),
+    path("e/<slug:slug>/arbiter/no-shows/", arbiter_event.no_shows, name="arbiter_no_shows"),
+    path("e/<slug:slug>/arbiter/rounds/<int:number>/", arbiter_rounds.round_detail,
          name="arbiter_round"),
-    path("e/<slug:slug>/arbiter/rounds/<int:number>/results/", views_arbiter.result_entry,
+    path("e/<slug:slug>/arbiter/rounds/<int:number>/results/", arbiter_results.result_entry,
          name="arbiter_results"),
-    path("e/<slug:slug>/arbiter/rounds/<int:number>/<str:action>/", views_arbiter.round_action,
+    path("e/<slug:slug>/arbiter/rounds/<int:number>/<str:action>/", arbiter_rounds.round_action,
          name="arbiter_round_action"),
-    path("e/<slug:slug>/arbiter/boards/<int:board_id>/", views_arbiter.board_result,
+    path("e/<slug:slug>/arbiter/boards/<int:board_id>/", arbiter_results.board_result,
          name="arbiter_board"),
     path("e/<slug:slug>/arbiter/boards/<int:board_id>/accept/<str:seat>/",
-         views_arbiter.accept_confirmation, name="arbiter_accept_confirmation"),
+         arbiter_results.accept_confirmation, name="arbiter_accept_confirmation"),
     path("e/<slug:slug>/arbiter/boards/<int:board_id>/token/<str:action>/",
-         views_arbiter.board_token, name="arbiter_board_token"),
-    path("e/<slug:slug>/arbiter/conflicts/<int:result_id>/", views_arbiter.conflict_resolve,
+         arbiter_results.board_token, name="arbiter_board_token"),
+    path("e/<slug:slug>/arbiter/conflicts/<int:result_id>/", arbiter_results.conflict_resolve,
          name="arbiter_conflict"),
     path("e/<slug:slug>/arbiter/print/", print_views.print_menu, name="arbiter_print"),
     path("e/<slug:slug>/arbiter/print/cards.pdf", views_checkin.print_cards,

@@ -22,7 +22,8 @@ Version 2 added the online games, version 3 the over-the-board clocks, version 4
 confirmations of the scores); older files still import (no ``online`` keys: every round over the
 board; no ``clock`` keys: no clock; no check-in keys: no cards, check-ins or confirmations),
 version 5 the event's rule for unplayed rounds in the colour tiebreaks (older files: "nothing",
-the rule they were written under). A card keeps its key, so that printed cards go on working on
+the rule they were written under) and each round's VP as it was paired on (older files: none,
+the pages show the standings' value). A card keeps its key, so that printed cards go on working on
 a server with the same ``SECRET_KEY`` (the code's second half is derived from it); a key this
 server already uses (a copy beside the original) gets a new one, and that card must be printed
 again. The version goes up so that an older server refuses a file with what it does not know
@@ -161,6 +162,7 @@ def export_event(event: Event) -> dict:
             "number": round_.number, "status": round_.status,
             "starts_at": _dt(round_.starts_at), "published_at": _dt(round_.published_at),
             "closed_at": _dt(round_.closed_at), "pairing_note": round_.pairing_note,
+            "paired_on": round_.paired_on,
             "online": _online_mark(online_rounds.get(round_.pk)),
             "boards": boards,
         })

@@ -478,6 +478,8 @@ class _Reader:
             )
             for name in ("starts_at", "published_at", "closed_at"):
                 setattr(round_, name, self.moment(data.get(name), f"{path}.{name}"))
+            round_.paired_on = self.paired_on(data.get("paired_on", {}), f"{path}.paired_on",
+                                              seeds)
             self.check(round_, path, exclude=["event"])
             if round_.number in numbers:
                 self.problem(f"{path}.number", _("round %(n)s is listed twice")
@@ -500,6 +502,28 @@ class _Reader:
         if numbers and numbers != set(range(1, len(numbers) + 1)):
             self.problem("rounds", _("the rounds are not numbered 1, 2, 3, …"))
         return planned
+
+    def paired_on(self, raw, path: str, seeds: dict[int, int]) -> dict[str, str]:
+        """A round's VP as paired on (``Round.paired_on``): pairing numbers of the backup's
+        players to VP in half points, 0 to 99."""
+        data = self.obj(raw, path)
+        kept = {}
+        for key, value in data.items():
+            if not (key.isascii() and key.isdigit() and len(key) <= 6 and int(key) in seeds):
+                self.problem(f"{path}.{key}", _("no player has pairing number %(n)s")
+                             % {"n": key})
+                continue
+            if not isinstance(value, str):
+                self.problem(f"{path}.{key}", _('expected VP as text, such as "1.5"'))
+                continue
+            vp = self.decimal(value, f"{path}.{key}")
+            if vp is None:
+                continue
+            if not 0 <= vp <= 99 or vp * 2 % 1:
+                self.problem(f"{path}.{key}", _("VP must be 0 to 99 in halves"))
+                continue
+            kept[key] = value
+        return kept
 
     def board(self, raw, path: str, seeds: dict[int, int], seated: set[int],
               bye_vp) -> PlannedBoard:

@@ -59,6 +59,8 @@ urlpatterns = [
          views_logins.withdraw_login, name="arbiter_player_login_withdraw"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/withdraw/",
          arbiter_players.player_withdraw, name="arbiter_player_withdraw"),
+    path("e/<slug:slug>/arbiter/players/<int:player_id>/reinstate/",
+         arbiter_players.player_reinstate, name="arbiter_player_reinstate"),
     path("e/<slug:slug>/arbiter/players/<int:player_id>/absence/",
          arbiter_players.player_absence, name="arbiter_player_absence"),
     path("e/<slug:slug>/arbiter/absences/<int:absence_id>/cancel/",

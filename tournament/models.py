@@ -294,6 +294,11 @@ class Round(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     pairing_note = models.TextField(blank=True)
+    paired_on = models.JSONField(
+        default=dict, blank=True,
+        help_text="Each player's VP before the round as it was paired, by pairing number "
+                  "('12': '1.5'): a correction made later changes the standings, not what the "
+                  "pairing was made from. Empty for rounds paired before it was kept.")
 
     class Meta:
         ordering = ["event", "number"]
@@ -419,6 +424,7 @@ class HistoryEntry(models.Model):
         CHECKIN_ABSENT = "checkin_absent", _("players who did not check in marked absent")
         CARDS_ISSUED = "cards_issued", _("player cards issued or revoked")
         PLAYER_WITHDRAWN = "player_withdrawn", _("player withdrawn")
+        PLAYER_REINSTATED = "player_reinstated", _("withdrawal undone")
         NO_SHOWS_DECIDED = "no_shows_decided", _("players who never appeared: decided")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")

@@ -137,8 +137,8 @@ class StandingsTable(ExportTable):
     """Rank, name, VP, then one column per tiebreak of the event (added at construction).
 
     Cells hold display strings prepared by the view and sort on hidden keys, and no column
-    has per-cell attributes; only the name has a ``render_`` method (a withdrawn player's
-    mark): a 300-player table stays fast to render.
+    has per-cell attributes; only the name (a withdrawn player's mark) and the place (a
+    shared place's line break) have ``render_`` methods: a 300-player table stays fast.
     """
 
     place = tables.Column(verbose_name=_("Rank"), order_by=("rank",))
@@ -169,6 +169,15 @@ class StandingsTable(ExportTable):
 
     def value_decided(self, record):
         return record.get("decided_text", "")
+
+    def render_place(self, value):
+        """A shared place ("12–13") may break after its dash: on a phone the rank column is
+        narrow, and a cut "1…" would hide the place (exports keep it whole: ``value_place``)."""
+        first, dash, last = str(value).partition("–")
+        return format_html("{}{}<wbr>{}", first, dash, last) if dash else value
+
+    def value_place(self, value):
+        return value
 
     def render_name(self, value, record):
         """The name, linked, and for a withdrawn player when they left (exports keep the name

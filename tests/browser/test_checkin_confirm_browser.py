@@ -65,6 +65,12 @@ def test_a_player_confirms_and_the_other_accepts(server, browser, arbiter):  # n
     context, page = _phone(browser, server, _login(board.first, "ada1"))
     page.goto(url)
     assert "Waiting for your confirmation" in page.inner_text(".confirm-state")
+    # #36, item 4: the twelve boxes are all in view at 390 px, purple included, without
+    # swiping the table sideways
+    for seat in ("first", "second"):
+        for colour in COLOURS:
+            box = page.locator(f'input[name="{seat}_{colour}"]').bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (seat, colour, box)
     for seat, scores in (("first", FIRST), ("second", SECOND)):
         for colour, value in zip(COLOURS, scores, strict=True):
             page.fill(f'input[name="{seat}_{colour}"]', str(value))
@@ -86,6 +92,17 @@ def test_a_player_confirms_and_the_other_accepts(server, browser, arbiter):  # n
     assert "Ada entered these scores" in page.inner_text(".confirm-state")
     assert page.input_value('input[name="second_R"]') == "8"
     assert page.inner_text('tr[data-seat="second"] .vp') == "0"   # derived on load
+    # changing one of Ada's numbers marks that cell and turns the button into "Send my
+    # version"; typing it back restores both
+    button = page.locator('.confirm-panel button[type="submit"]')
+    assert button.inner_text() == "Accept these scores"
+    page.fill('input[name="first_P"]', "13")
+    assert "differs" in page.get_attribute('input[name="first_P"]', "class")
+    assert page.locator("input.score.differs").count() == 1
+    assert button.inner_text() == "Send my version"
+    page.fill('input[name="first_P"]', "14")
+    assert page.locator("input.score.differs").count() == 0
+    assert button.inner_text() == "Accept these scores"
     with page.expect_navigation():
         page.click('.confirm-panel button[type="submit"]')
     assert "Confirmed by both" in page.inner_text(".confirm-state")

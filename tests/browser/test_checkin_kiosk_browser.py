@@ -1,5 +1,5 @@
-"""Check-in in a real Chromium at phone width (390 px): the kiosk (name search, pick,
-confirm; a scanned card; back to the empty search by itself), the personal page (and its
+"""Check-in in a real Chromium at phone width (390 px): the kiosk (names filtered as one types,
+pick, confirm; a scanned card; back to the empty search by itself), the personal page (and its
 language switch), the arbiter's ticks by keyboard; axe-core's WCAG 2.1 AA rules on each page."""
 
 from __future__ import annotations
@@ -68,8 +68,13 @@ def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
     page = unlocked_kiosk(browser, server, arbiter, event.slug, PHONE)
     problems = _axe(page)
     _fits(page)
-    page.get_by_label("Your name, or scan your player card").fill("adela")
-    page.keyboard.press("Enter")
+    # the names filter as one types (#36, item 14): no Enter needed
+    page.get_by_label("Your name, or scan your player card").press_sequentially("ro")
+    expect(page.get_by_role("button", name="Adélaïde Roux")).to_be_visible()
+    expect(page.locator(".kiosk-name")).to_have_count(1)
+    page.get_by_label("Your name, or scan your player card").press_sequentially("x")
+    expect(page.locator("#kiosk-results")).to_contain_text("No player's name contains “rox”")
+    page.get_by_label("Your name, or scan your player card").press("Backspace")
     page.get_by_role("button", name="Adélaïde Roux").click()
     problems += _axe(page)
     page.get_by_role("button", name="Yes, check me in").click()

@@ -53,6 +53,7 @@ def test_closing_a_round_and_withdrawing_a_player_ask_first(server, browser, arb
     player = event.players.order_by("seed").first()
     page.goto(f"{server.url}/e/{event.slug}/arbiter/players/")
     row = page.locator("tr", has=page.get_by_text(player.name, exact=True)).first
+    row.locator("summary").click()  # the row's Actions: absence, invitation, withdrawal
     withdraw = row.locator("form[action$='/withdraw/']")
     withdraw.locator("input[name=reason]").fill("train home")
     page.once("dialog", answer(False))
@@ -66,4 +67,9 @@ def test_closing_a_round_and_withdrawing_a_player_ask_first(server, browser, arb
     player.refresh_from_db()
     assert player.withdrawn_after_round == 1
     assert asked[-1] == f"Withdraw {player.name}? They are not paired in later rounds."
+    # and undone in one click while no round was played without them (#36, item 12)
+    page.get_by_role("button", name=f"Undo the withdrawal of {player.name}").click()
+    page.wait_for_selector(".messages")
+    player.refresh_from_db()
+    assert player.withdrawn_after_round is None
     context.close()

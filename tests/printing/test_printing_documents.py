@@ -11,6 +11,7 @@ from printing_helpers import A4, GAMES, LETTER, PLAYERS, pdf_pages, pdf_sizes
 from tournament import services
 from tournament.bridges import standings_bridge
 from tournament.printing import documents
+from tournament.printing.cards import Card, build_cards
 from tournament.texts.formatting import name_key
 
 pytestmark = pytest.mark.django_db
@@ -21,11 +22,13 @@ def test_pairings_by_board_then_by_name(event):
     by_board, by_name = pdf_pages(pdf)
     assert "Print Open" in by_board and "June 14, 2025" in by_board
     assert "Pairings round 2 · by board" in by_board
-    # board, first, VP before the round, second, VP before the round
-    assert "1 Dorothy Vaughan 1 Ada Lovelace 1" in by_board
-    assert "2 Florence Nightingale ½ Grace Hopper 1" in by_board
-    assert "3 Blaise Pascal 0 Carl Gauss 0" in by_board
-    assert "– Émile Borel ½ bye" in by_board
+    # board, then each side's pairing number, name and VP before the round (no ratings in
+    # this event: no rating columns)
+    assert "Board No. First VP No. Second VP" in by_board
+    assert "1 4 Dorothy Vaughan 1 1 Ada Lovelace 1" in by_board
+    assert "2 6 Florence Nightingale ½ 7 Grace Hopper 1" in by_board
+    assert "3 2 Blaise Pascal 0 3 Carl Gauss 0" in by_board
+    assert "– 5 Émile Borel ½ bye" in by_board
     assert "Pairings round 2 · by name" in by_name
     # alphabetical, accents ignored: each name is followed by the start of its club
     alphabetical = sorted(PLAYERS, key=lambda player: name_key(player[0]))
@@ -176,3 +179,25 @@ def test_the_page_and_the_pdf_list_pairings_by_name_in_the_same_order(client, ar
     assert [page.index(f">{n}<") for n in names] == sorted(page.index(f">{n}<") for n in names)
     text = pdf_pages(documents.render(event, "pairings", 1))[1]
     assert [text.index(n) for n in names] == sorted(text.index(n) for n in names)
+
+
+def test_pairings_show_ratings_when_the_event_has_them(event):
+    """A rated event's pairings by board carry each side's rating, beside pairing number and
+    VP before the round (issue #36, item 14)."""
+    event.players.filter(name="Dorothy Vaughan").update(rating=1875)
+    by_board = pdf_pages(documents.render(event, "pairings", 2))[0]
+    assert "Board No. First Rtg VP No. Second Rtg VP" in by_board
+    assert "1 4 Dorothy Vaughan 1875 1 1 Ada Lovelace 1" in by_board
+
+
+def test_a_card_prints_a_long_name_whole_where_the_qr_code_leaves_room():
+    """#36, item 14: the name line sits above the QR code, so it takes the card's width (and
+    a smaller size before any cut); only the pairing number line shares the QR code's."""
+    names = ["Grzegorz Wiśniewski-Kowalczyk", "Maximiliane Wolfeschlegelsteinhausenbergerdorff"]
+    cards = [Card("Mind Sports Olympiad · Ingenious Open 2026", name, 12, "ABCDEFGHJKLMNPQR",
+                  "http://192.168.1.20:8000/card/ABCD/") for name in names]
+    text = pdf_pages(build_cards(cards))[0]
+    assert "Grzegorz Wiśniewski-Kowalczyk" in text
+    assert "Scan: check in, your board, your results." in text
+    assert "Mind Sports Olympiad · Ingenious Open 2026" in text
+    assert "Maximiliane Wolfeschlegel" in text and "…" in text

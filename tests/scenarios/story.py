@@ -272,22 +272,14 @@ class Arbiter(Visitor):
     # -- rounds ---------------------------------------------------------------------------
 
     def next_action(self) -> str | None:
-        """What the dashboard's "next" button does: "pair", "publish", "close", "disputes" (a
-        link to the open disputes), "no_shows" (the question about the players who never
-        appeared) or None."""
-        pair = self.url("arbiter_round_pair")
+        """What the dashboard's main "next" button does: "pair", "publish", "close",
+        "results", "disputes" (a link to the open disputes), "no_shows" (the question about
+        the players who never appeared), "checkin_close", "checkin_absent" (close the
+        check-in, mark the missing absent) or None (every round played)."""
         page = self.page(self.url("arbiter_dashboard"))
-        if 'href="#disputes"' in page.html:
-            return "disputes"
-        if 'id="no-shows"' in page.html:
-            return "no_shows"
-        for form in page.forms:
-            if form.action == pair and not {"manual", "over_disputes"} & set(form.names()):
-                return "pair"
-            for action in ("publish", "close"):
-                if form.action.endswith(f"/{action}/"):
-                    return action
-        return None
+        code = re.search(r'id="next" data-next="([a-z_]*)"', page.html)
+        assert code, "the dashboard has no Next section"
+        return {"conflicts": "disputes", "": None}.get(code.group(1), code.group(1))
 
     @step
     def pairs_next_round(self) -> int:

@@ -2,6 +2,8 @@
 personal page, the kiosk, the cards PDF, card reissue and revoke; as arbiter, player,
 anonymous and another event's arbiter."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -11,6 +13,7 @@ from tournament import services
 from tournament.boards import player_codes
 from tournament.models import Absence, CheckIn, Event, PlayerCard
 from tournament.services import checkin
+from tournament.site import throttle
 from tournament.views.kiosk import COOKIE
 
 
@@ -49,6 +52,36 @@ def test_dashboard_panel_counts_and_names(arbiter_client, on):
     assert "1 of 12 checked in" in page
     assert "Ben" in page and "Mark the 11 missing players absent for round 1" in page
     assert "still open" in page and "Unlock the kiosk on this device" in page
+
+
+def _main_button(page: str) -> tuple[str, list[str]]:
+    """The dashboard's Next section: its action code and the text of its big buttons."""
+    section = re.search(r'<section class="card" id="next" data-next="([a-z_]*)">(.*?)</section>',
+                        page, re.S)
+    big = re.findall(r'<button type="submit" class="big-action">([^<]*)</button>', page)
+    return section.group(1), big
+
+
+def test_the_main_button_follows_the_checkin(arbiter_client, on):
+    """#36, item 13: at 0 of 12 checked in the main button closes the check-in, not "Pair
+    round 1"; once closed it marks the missing absent; then it pairs. Pairing anyway stays one
+    step away, and the panel's own buttons are secondary: one primary action at a time."""
+    url = reverse("arbiter_dashboard", args=[on.slug])
+    page = arbiter_client.get(url).content.decode()
+    assert _main_button(page) == ("checkin_close", [
+        "Close the check-in for round 1 (0 of 12 checked in)"])
+    assert "Pair round 1 now anyway" in page
+    assert "Pair round 1, the 12 players not checked in as if present" in page
+    for p in on.players.exclude(name__in=["Kim", "Lu"]):
+        checkin.check_in(p, "arbiter")
+    arbiter_client.post(reverse("arbiter_checkin_open_close", args=[on.slug, "close"]))
+    page = arbiter_client.get(url).content.decode()
+    assert _main_button(page) == ("checkin_absent", [
+        "Mark the 2 missing players absent for round 1"])
+    ids = [p.pk for p in checkin.summary(on).missing]
+    arbiter_client.post(reverse("arbiter_checkin_mark_absent", args=[on.slug]),
+                        {"confirm": "1", "expected": ids})
+    assert _main_button(arbiter_client.get(url).content.decode()) == ("pair", ["Pair round 1"])
 
 
 def test_dashboard_without_checkin_has_no_panel(arbiter_client, event):
@@ -239,6 +272,33 @@ def test_kiosk_name_pick_confirm(client, on, arbiter):
     assert "Checked in:" in done and "Adélaïde" in done
     assert "/card/" not in done
     assert CheckIn.objects.get().via == "kiosk"
+
+
+def test_kiosk_filters_names_as_one_types_and_never_checks_in(client, on, arbiter):
+    """#36, item 14: the kiosk's box sends what is typed so far and gets the matching names
+    back (the list alone); a code, whole or resembling one, lists nothing and is never looked
+    up, so typing checks nobody in and counts no wrong code; a locked kiosk refuses."""
+    url = reverse("event_kiosk", args=[on.slug])
+    assert client.post(url, {"q": "Ad", "filter": "1"}).status_code == 403
+    _kiosk(client, on, arbiter)
+    ada = on.players.get(name="Ada")
+    part = client.post(url, {"q": "ad", "filter": "1"})
+    text = part.content.decode()
+    assert part.status_code == 200 and f'name="pick" value="{ada.pk}"' in text
+    assert "<html" not in text and "kiosk-search" not in text
+    assert "No player's name contains “zzz” yet." in client.post(
+        url, {"q": "zzz", "filter": "1"}).content.decode()
+    assert client.post(url, {"q": "a", "filter": "1"}).content.decode().strip() == ""
+    code = _code(on, "Ben")
+    for typed in (code, player_codes.grouped(code), " ".join(player_codes.grouped(code))):
+        listed = client.post(url, {"q": typed, "filter": "1"})
+        assert listed.status_code == 200 and "pick" not in listed.content.decode()
+    assert client.post(url, {"q": "x" * 500, "filter": "1"}).status_code == 400
+    assert not CheckIn.objects.exists()
+    # Typing does not use up the check-ins a kiosk may make in a minute.
+    for _ in range(throttle.KIOSK_ACTIONS + 5):
+        client.post(url, {"q": "ad", "filter": "1"})
+    assert "Checked in:" in client.post(url, {"player": ada.pk}).content.decode()
 
 
 def test_kiosk_scanned_code(client, on, arbiter):

@@ -1,12 +1,16 @@
 """Round life cycle through the services: pair, publish, results, close, re-pair, edits."""
 
+import io
 import re
 
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from tournament import services
+from tournament.bridges import standings_bridge
 from tournament.models import Event, Result
+from tournament.printing.data import cell_text
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +75,35 @@ def test_the_round_page_shows_pairing_numbers_and_vp_before_the_round(arbiter_cl
     assert re.search(r'<td class="num">(1|0|½)</td>', page)
 
 
+def test_a_later_correction_does_not_change_what_the_round_was_paired_on(
+        arbiter_client, client, event):
+    """#36, item 14: after a correction of round 1, round 2's pages and print show the VP the
+    round was paired on; the arbiter's round page also says what the standings count now."""
+    round1 = services.pair_next_round(event)
+    services.publish_round(round1)
+    finish(round1)
+    round2 = services.pair_next_round(event)
+    services.publish_round(round2)
+    board = round1.boards.exclude(second=None).select_related("first", "second").first()
+    winner, loser = board.first, board.second  # SCORES[0] beat SCORES[1]
+    services.record_result(board, "played", first_scores=SCORES[1], second_scores=SCORES[0],
+                           correction=True, reason="scores swapped on the slip")
+    assert round2.__class__.objects.get(pk=round2.pk).paired_on[str(winner.seed)] == "1"
+    page = arbiter_client.get(reverse("arbiter_round", args=[event.slug, 2])).content.decode()
+    assert "as the round was paired on" in page and "to check the draw" not in page
+    assert re.search(r'<td class="num">1 <span class="vp-now" title="[^"]+">now 0</span>', page)
+    assert re.search(r'<td class="num">0 <span class="vp-now" title="[^"]+">now 1</span>', page)
+    assert page.count('class="vp-now"') == 2
+    public = client.get(reverse("event_pairings", args=[event.slug])).content.decode()
+    assert "vp-now" not in public
+    pdf = arbiter_client.get(reverse("print_document", args=[event.slug, "pairings"]),
+                             {"round": 2}).content
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages))
+    row = re.search(rf"{winner.seed} {re.escape(winner.name)} (\S+)", text)
+    assert row and row.group(1) == "1", text
+    assert loser.name in text
+
+
 def test_swiss_round_one_pairs_every_player_once(event):
     round_ = services.pair_next_round(event)
     seen = [p for b in round_.boards.all() for p in (b.first_id, b.second_id)]
@@ -116,6 +149,71 @@ def test_withdrawn_players_are_not_paired_again_and_late_entries_join(event):
     round2 = services.pair_next_round(event)
     paired = {p for b in round2.boards.all() for p in (b.first_id, b.second_id) if p}
     assert gone.pk not in paired and late.pk in paired
+    # The late entry's missed round reads "abs 0" in the crosstable, as its legend says
+    # (#36, item 14), not an empty cell.
+    _table, rows = standings_bridge.crosstable(event, 1)
+    row = next(r for r in rows if r.player_id == late.pk)
+    assert cell_text(row.cells[0]) == "abs 0"
+
+
+def test_a_withdrawal_is_undone_until_a_round_is_played_without_the_player(
+        arbiter_client, event):
+    """#36, item 12: Withdraw has an undo on the players page. Undone before the next round is
+    paired, the player is simply back; undone while that round is a draft, the draft is paired
+    again with them; once a round was played without them, the withdrawal stands."""
+    round1 = services.pair_next_round(event)
+    services.publish_round(round1)
+    finish(round1)
+    ada = event.players.get(name="Ada")
+    services.withdraw_player(ada, reason="wrong row clicked")
+    page = arbiter_client.get(reverse("arbiter_players", args=[event.slug])).content.decode()
+    assert "Undo the withdrawal of Ada" in page
+    assert arbiter_client.post(reverse("arbiter_player_reinstate",
+                                       args=[event.slug, ada.pk])).status_code == 302
+    ada.refresh_from_db()
+    assert ada.withdrawn_after_round is None and ada.withdrawal_reason == ""
+    assert "Ada's withdrawal after round 1 undone." in [
+        h.summary for h in event.history.filter(action="player_reinstated")]
+
+    # Withdrawn while round 2 is a draft (paired again without her), then undone: the draft
+    # is paired again with her.
+    round2 = services.pair_next_round(event)
+    services.withdraw_player(ada, reason="ill")
+    assert not round2.boards.filter(first=ada).exists() | round2.boards.filter(
+        second=ada).exists()
+    done = services.reinstate_player(ada)
+    assert done.draft == round2 and done.repaired
+    assert round2.boards.filter(first=ada).exists() or round2.boards.filter(second=ada).exists()
+    assert services.pairing_warnings(round2) == []
+
+    # Withdrawn, then round 2 played without her: no undo any more.
+    services.withdraw_player(ada, reason="left for good")
+    services.publish_round(round2)
+    page = arbiter_client.get(reverse("arbiter_players", args=[event.slug])).content.decode()
+    assert "Undo the withdrawal of Ada" not in page
+    with pytest.raises(services.ServiceError, match="played without Ada"):
+        services.reinstate_player(ada)
+    response = arbiter_client.post(reverse("arbiter_player_reinstate", args=[event.slug, ada.pk]),
+                                   follow=True)
+    assert "played without Ada" in response.content.decode()
+    with pytest.raises(services.ServiceError, match="has not withdrawn"):
+        services.reinstate_player(event.players.get(name="Ben"))
+
+
+def test_the_players_page_is_one_line_per_player_with_the_actions_one_step_away(
+        arbiter_client, event):
+    """#36, item 12: number, name, country, club, rating, status, and "Actions" folding the
+    absence, invitation and withdrawal forms, the withdrawal last."""
+    services.update_player(event.players.get(name="Ada"), name="Ada", country="POL")
+    page = arbiter_client.get(reverse("arbiter_players", args=[event.slug])).content.decode()
+    assert "<td>POL</td>" in page
+    rows = re.findall(r"<tr class=\"[^\"]*\">.*?</tr>", page, re.S)
+    assert len(rows) == 12
+    for row in rows:
+        actions = row.split('<details class="row-actions">', 1)
+        assert len(actions) == 2, row
+        assert "Withdraw" not in actions[0] and "Record absence" not in actions[0]
+        assert actions[1].index("Record absence") < actions[1].index(">Withdraw<")
 
 
 def test_a_requested_absence_scores_the_absence_vp_and_is_not_paired(event):

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TypeVar
 
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from games.engine.board import COLOURS
-from tournament.models import Absence, Board, Event, Result
+from tournament.models import Absence, Board, Event, Result, Round
 from tournament.permissions import published_rounds
 from tournament.standings import (
     COLOUR_BY_COLOUR,
@@ -138,10 +139,8 @@ def event_results(event: Event, upto_round: int | None = None) -> EventResults:
 
 def _missed_by_late_entries(event: Event, upto_round: int | None,
                             taken: set[tuple[int, object]]) -> list[Bye]:
-    """The rounds before a late entry joined, at the event's VP for them (none at 0 VP: a
-    round without an entry counts as absent with 0 VP anyway)."""
-    if not event.late_entry_vp:
-        return []
+    """The rounds before a late entry joined, as absences at the event's VP for them (0 VP
+    too: the crosstable then reads "abs 0" as its legend says, not an empty cell)."""
     last = event.rounds.count() if upto_round is None else upto_round
     return [Bye(rnd, pk, ResultKind.ABSENT, event.late_entry_vp)
             for pk, joined in event.players.filter(joined_round__gt=1)
@@ -223,6 +222,23 @@ def vp_before(event: Event, round_number: int) -> dict[int, object]:
     if round_number == 1:
         return {}
     return {row.player_id: row.vp for row in standings(event, round_number - 1)}
+
+
+def vp_as_paired(round_: Round) -> dict[int, tuple[Fraction, Fraction]]:
+    """Each player's VP before the round as it was paired and as the standings count them
+    now, by player id: the two differ when a result of an earlier round was corrected after
+    the pairing. The pairing pages and prints show the first (the pairing was made from it);
+    the arbiter's round page marks where the second differs. A round paired before the
+    snapshot was kept shows the standings' value as both."""
+    now = vp_before(round_.event, round_.number)
+    seeds = dict(round_.event.players.values_list("pk", "seed"))
+    kept = round_.paired_on or {}
+    both = {}
+    for pk, seed in seeds.items():
+        current = Fraction(now.get(pk, 0))
+        stored = kept.get(str(seed))
+        both[pk] = (Fraction(stored) if stored is not None else current, current)
+    return both
 
 
 def crosstable(event: Event, after_round: int | None = None):

@@ -31,6 +31,7 @@ from tournament.printing.common import (
     fit,
     new_canvas,
     page_size,
+    text_width,
 )
 from tournament.printing.drawing import draw_qr
 from tournament.services import checkin
@@ -62,28 +63,36 @@ def _card(c: Canvas, card: Card, x: float, y: float, w: float, h: float) -> None
     c.setStrokeColor(RULE)
     c.rect(x, y, w, h, stroke=1, fill=0)
     c.restoreState()
-    text_w = w - QR_SIZE - 3 * pad
+    qr_bottom = y + (h - QR_SIZE) / 2
+    qr_top = qr_bottom + QR_SIZE
+
+    def room(baseline: float, size: float) -> float:
+        """The width a line may take: the card's, but beside the QR code where they meet (a
+        name cut at the QR code's width while the card had room above it was a complaint)."""
+        clear = baseline - 0.25 * size >= qr_top + 2 or baseline + size <= qr_bottom - 2
+        return w - 2 * pad if clear else w - QR_SIZE - 3 * pad
+
+    def line(text: str, font: str, sizes: Sequence[float], baseline: float) -> None:
+        """``text`` in the largest of ``sizes`` it fits in, cut only at the smallest."""
+        for size in sizes:
+            if text_width(text, font, size) <= room(baseline, size):
+                break
+        c.setFont(font, size)
+        c.drawString(x + pad, baseline, fit(text, font, size, room(baseline, size)))
+
     top = y + h - pad
     c.setFillColor(MUTED)
-    c.setFont(SANS, 8)
-    c.drawString(x + pad, top - 8, fit(card.event, SANS, 8, text_w))
+    line(card.event, SANS, (8,), top - 8)
     c.setFillColor(colors.black)
-    c.setFont(BOLD, 14)
-    c.drawString(x + pad, top - 30, fit(card.name, BOLD, 14, text_w))
+    line(card.name, BOLD, (14, 12.5, 11), top - 30)
     if card.seed is not None:
-        c.setFont(SANS, 9)
-        c.drawString(x + pad, top - 46, _("Pairing number %(n)d") % {"n": card.seed})
-    c.setFont(SANS, 7.5)
-    c.drawString(x + pad, y + pad + 26, fit(_("Your code (kiosk, or type it):"), SANS, 7.5,
-                                            text_w))
-    c.setFont(MONO, 10.5)
-    c.drawString(x + pad, y + pad + 12, player_codes.grouped(card.code))
+        line(_("Pairing number %(n)d") % {"n": card.seed}, SANS, (9,), top - 46)
+    line(_("Your code (kiosk, or type it):"), SANS, (7.5,), y + pad + 26)
+    line(player_codes.grouped(card.code), MONO, (10.5,), y + pad + 12)
     c.setFillColor(MUTED)
-    c.setFont(SANS, 6.5)
-    c.drawString(x + pad, y + pad, fit(_("Scan: check in, your board, your results."), SANS,
-                                       6.5, text_w))
+    line(_("Scan: check in, your board, your results."), SANS, (6.5,), y + pad)
     c.setFillColor(colors.black)
-    draw_qr(c, card.url, x + w - pad - QR_SIZE, y + (h - QR_SIZE) / 2, QR_SIZE)
+    draw_qr(c, card.url, x + w - pad - QR_SIZE, qr_bottom, QR_SIZE)
 
 
 def build_cards(cards: Sequence[Card], paper: str = "a4", title: str = "") -> bytes:

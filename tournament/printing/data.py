@@ -50,11 +50,14 @@ class EventInfo:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A player as a pairing shows them: name, club and VP before the round."""
+    """A player as a pairing shows them: name, club, VP before the round (as the round was
+    paired), pairing number and rating (arbiters check a draw by them)."""
 
     name: str
     club: str = ""
     vp: str = "0"
+    number: int | None = None
+    rating: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,10 +311,11 @@ def after_round(event: Event, number: int | str | None) -> int:
 
 
 def pairings_doc(event: Event, round_: Round, info: EventInfo | None = None) -> PairingsDoc:
-    before = standings_bridge.vp_before(event, round_.number)
+    before = standings_bridge.vp_as_paired(round_)
 
     def seat(player) -> Seat:
-        return Seat(player.name, player.club, format_points(before.get(player.pk, Fraction(0))))
+        paired = before.get(player.pk, (Fraction(0), Fraction(0)))[0]
+        return Seat(player.name, player.club, format_points(paired), player.seed, player.rating)
 
     boards = round_.boards.select_related("first", "second").order_by("number", "pk")
     lines = [

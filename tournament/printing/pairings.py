@@ -25,28 +25,45 @@ from tournament.printing.data import PairingsDoc
 
 
 def _by_board(doc: PairingsDoc, inner: float) -> Table:
+    """Board, then each side's pairing number, name, rating (when the event has ratings) and
+    VP before the round: what an arbiter checks a draw by."""
+    rated = any(seat.rating for line in doc.boards for seat in (line.first, line.second) if seat)
     size, row_h = (13, 22) if len(doc.boards) <= 25 else (10.5, 17)
-    widths = [56, 0, 38, 0, 38]
-    name_w = (inner - sum(widths)) / 2
-    widths[1] = widths[3] = name_w
-    rows: list[list] = [[_("Board"), _("First"), _("VP"), _("Second"), _("VP")]]
+    size -= 1 if rated else 0  # the rating columns take room from the names
+    side = [30, 0, *([34] if rated else []), 28]  # No., name, (rating), VP
+    name_w = (inner - 52 - 2 * sum(side)) / 2
+    side[1] = name_w
+    widths = [52, *side, *side]
+    header = [pgettext("pairing number, short", "No."), None,
+              *([pgettext("rating, short", "Rtg")] if rated else []), _("VP")]
+
+    def cells(seat) -> list[str]:
+        return [str(seat.number or ""), fit(seat.name, SANS, size, name_w - 6),
+                *([str(seat.rating or "")] if rated else []), seat.vp]
+
+    rows: list[list] = [[_("Board"), *header[:1], _("First"), *header[2:],
+                         *header[:1], _("Second"), *header[2:]]]
     byes = []
     for line in doc.boards:
-        first = fit(line.first.name, SANS, size, name_w - 6)
         if line.second is None:
             byes.append(len(rows))
-            rows.append(["–", first, line.first.vp, _("bye"), ""])
+            rows.append(["–", *cells(line.first), "", _("bye"), *[""] * (len(side) - 2)])
         else:
-            rows.append([str(line.board), first, line.first.vp,
-                         fit(line.second.name, SANS, size, name_w - 6), line.second.vp])
+            rows.append([str(line.board), *cells(line.first), *cells(line.second)])
+    second_name = 1 + len(side) + 1
     extra = [
         ("ALIGN", (0, 0), (0, -1), "CENTER"),
         ("FONT", (0, 1), (0, -1), BOLD, size + 1),
-        ("ALIGN", (2, 0), (2, -1), "CENTER"),
-        ("ALIGN", (4, 0), (4, -1), "CENTER"),
+        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+        ("ALIGN", (second_name - 1, 0), (second_name - 1, -1), "RIGHT"),
+        ("ALIGN", (3, 0), (len(side), -1), "CENTER"),
+        ("ALIGN", (second_name + 1, 0), (-1, -1), "CENTER"),
+        ("TEXTCOLOR", (1, 1), (1, -1), colors.HexColor("#5a6470")),
+        ("TEXTCOLOR", (second_name - 1, 1), (second_name - 1, -1), colors.HexColor("#5a6470")),
     ]
     for row in byes:
-        extra.append(("TEXTCOLOR", (3, row), (3, row), colors.HexColor("#5a6470")))
+        extra.append(("TEXTCOLOR", (second_name, row), (second_name, row),
+                      colors.HexColor("#5a6470")))
     return Table(rows, colWidths=widths, rowHeights=[size + 6] + [row_h] * (len(rows) - 1),
                  repeatRows=1, style=table_style(font_size=size, extra=extra))
 

@@ -36,6 +36,7 @@ from tournament.services.results import (
 )
 from tournament.services.rounds import (
     boards_with_results,
+    can_reinstate,
     close_round,
     decide_no_shows,
     edit_pairing,
@@ -48,6 +49,7 @@ from tournament.services.rounds import (
     pair_next_round,
     pairing_warnings,
     publish_round,
+    reinstate_player,
     repair_round,
     schedule_round,
     start_manual_round,
@@ -63,6 +65,7 @@ __all__ = [
     "StaleResult",
     "add_player",
     "boards_with_results",
+    "can_reinstate",
     "cancel_absence",
     "close_round",
     "create_event",
@@ -86,6 +89,7 @@ __all__ = [
     "publish_round",
     "record_result",
     "register_result_guard",
+    "reinstate_player",
     "repair_round",
     "resolve_conflict",
     "schedule_round",

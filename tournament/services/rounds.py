@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from tournament import pairing as core
 from tournament import signals
 from tournament.boards import board_attachments
-from tournament.bridges import pairing_bridge
+from tournament.bridges import pairing_bridge, standings_bridge
 from tournament.models import Absence, Board, Event, HistoryEntry, Player, Result, Round
 from tournament.services import checkin
 from tournament.services import format as event_format
@@ -158,7 +158,7 @@ def next_action(event: Event) -> tuple[str, str] | None:
         return ("players", _("Add players"))
     current = event.rounds.order_by("-number").first()
     if current is None:
-        return ("pair", _("Pair round 1"))
+        return _checkin_step(event, 1) or ("pair", _("Pair round 1"))
     if current.status == Round.Status.DRAFTED:
         return ("publish", _("Publish round %(n)d") % {"n": current.number})
     # a board whose players disagree has no result yet, but what it needs is a decision
@@ -175,7 +175,24 @@ def next_action(event: Event) -> tuple[str, str] | None:
         return None
     if checkin.never_appeared(event, current.number + 1):
         return ("no_shows", _("Decide about the players who never appeared"))
-    return ("pair", _("Pair round %(n)d") % {"n": current.number + 1})
+    return (_checkin_step(event, current.number + 1)
+            or ("pair", _("Pair round %(n)d") % {"n": current.number + 1}))
+
+
+def _checkin_step(event: Event, number: int) -> tuple[str, str] | None:
+    """Before pairing a round players check in for, while some have not: close the check-in
+    ("Pair round 1" at 0 of 14 checked in was the main button), then decide about those still
+    missing (mark them absent); pairing anyway stays one step away on the dashboard."""
+    state = checkin.summary(event)
+    if state.round != number or not state.missing:
+        return None
+    if state.open:
+        return ("checkin_close", _("Close the check-in for round %(n)d (%(state)s)")
+                % {"n": number, "state": state.text()})
+    return ("checkin_absent", ngettext(
+        "Mark the %(count)d missing player absent for round %(n)d",
+        "Mark the %(count)d missing players absent for round %(n)d", len(state.missing))
+        % {"count": len(state.missing), "n": number})
 
 
 def _check_ready_to_pair(event: Event, number: int, *, over_disputes: str = "") -> None:
@@ -221,9 +238,19 @@ def _check_ready_to_pair(event: Event, number: int, *, over_disputes: str = "") 
             "n": number, "names": ", ".join(p.name for p in unseen)})
 
 
+def _note_paired_on(round_: Round) -> None:
+    """Keep each player's VP before the round as it is paired now (``Round.paired_on``)."""
+    seeds = dict(round_.event.players.values_list("pk", "seed"))
+    before = standings_bridge.vp_before(round_.event, round_.number)
+    round_.paired_on = {str(seeds[pk]): str(vp) for pk, vp in sorted(before.items())
+                        if seeds.get(pk) is not None}
+    round_.save(update_fields=["paired_on"])
+
+
 def _write_boards(round_: Round, pairing, *, user=None) -> None:
     """Store the core's pairing; byes and round-robin games of absent players get results."""
     event = round_.event
+    _note_paired_on(round_)
     by_seed = {p.seed: p for p in event.players.all()}
     round_robin = event.pairing_system == Event.PairingSystem.ROUND_ROBIN
     for index, board in enumerate(pairing.boards, start=1):
@@ -335,8 +362,10 @@ def start_manual_round(event: Event, *, reason: str, user=None) -> Round:
     previous = event.rounds.filter(number=number - 1).first()
     if previous is not None and previous.status == Round.Status.PUBLISHED:
         close_round(previous)
-    return Round.objects.create(event=event, number=number,
-                                pairing_note=_("Paired by hand: %(r)s") % {"r": reason})
+    round_ = Round.objects.create(event=event, number=number,
+                                  pairing_note=_("Paired by hand: %(r)s") % {"r": reason})
+    _note_paired_on(round_)
+    return round_
 
 
 def _results_entered(round_: Round) -> bool:
@@ -493,6 +522,51 @@ def withdraw_player(player: Player, *, reason: str = "", user=None) -> Withdrawa
              user=user, reason=reason.strip(), action=HistoryEntry.Action.PLAYER_WITHDRAWN,
              about={**about, "draft": {"round": draft.number, "repaired": False}})
     return Withdrawal(player, draft)
+
+
+def can_reinstate(player: Player) -> bool:
+    """Whether ``player``'s withdrawal can still be undone: no round was played without them
+    (only a draft, at most, was paired since)."""
+    after = player.withdrawn_after_round
+    return after is not None and not player.event.rounds.filter(
+        number__gt=after).exclude(status=Round.Status.DRAFTED).exists()
+
+
+@transaction.atomic
+def reinstate_player(player: Player, *, user=None) -> Withdrawal:
+    """Undo a withdrawal (the wrong row clicked, a player back after all) while no round has
+    been played without them: they are paired again from the next round. A draft round that
+    left them out is paired again with them, or, paired by hand or with results, the round
+    page lists them as neither paired nor given the bye for the arbiter to place. Written in
+    the history; the ``Withdrawal`` returned says what became of the draft."""
+    Event.objects.select_for_update().get(pk=player.event_id)
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.withdrawn_after_round is None:
+        raise ServiceError(_("%(name)s has not withdrawn.") % {"name": player.name})
+    if not can_reinstate(player):
+        raise ServiceError(_(
+            "A round was played without %(name)s since the withdrawal: it stands. If they "
+            "come back, enter them again as a late entry.") % {"name": player.name})
+    about = {"player": player.name, "after": player.withdrawn_after_round,
+             "reason": player.withdrawal_reason}
+    player.withdrawn_after_round, player.withdrawal_reason = None, ""
+    player.save(update_fields=["withdrawn_after_round", "withdrawal_reason"])
+    draft = player.event.rounds.filter(status=Round.Status.DRAFTED).first()
+    repaired = False
+    if draft is not None and not draft.boards.filter(Q(first=player) | Q(second=player)).exists():
+        if not draft.boards.exclude(manual_reason="").exists() and not _results_entered(draft):
+            try:
+                repair_round(draft, reason=(_("%(name)s's withdrawal undone")
+                                            % {"name": player.name})[:300], user=user)
+            except ServiceError:
+                pass  # no pairing with them: the round page lists them to place by hand
+            else:
+                repaired = True
+        about["draft"] = {"round": draft.number, "repaired": repaired}
+    else:
+        draft = None
+    log_change(player.event, HistoryEntry.Action.PLAYER_REINSTATED, about, user=user)
+    return Withdrawal(player, draft, repaired=repaired)
 
 
 NO_SHOW_CHOICES = ("absent", "withdraw", "keep")

@@ -24,6 +24,9 @@ FAILED_CODES_WINDOW_S = 600
 #: is a few a minute; a stuck key or a script is far more.
 KIOSK_ACTIONS = 60
 KIOSK_WINDOW_S = 60
+#: Searches the kiosk's box sends as a player types (names only: they never check anyone in
+#: nor try a code): a few per player, ten times the check-ins.
+KIOSK_FILTERS = 600
 
 
 def client_address(request) -> str:
@@ -66,6 +69,11 @@ def code_failed(request, now: float | None = None) -> None:
 def kiosk_allowed(request, now: float | None = None) -> bool:
     """Count one kiosk action; False once this address sent too many this minute."""
     return count(request, "kiosk", window_s=KIOSK_WINDOW_S, now=now) <= KIOSK_ACTIONS
+
+
+def kiosk_filter_allowed(request, now: float | None = None) -> bool:
+    """Count one search sent while typing; False once this address sent too many this minute."""
+    return count(request, "kiosk-filter", window_s=KIOSK_WINDOW_S, now=now) <= KIOSK_FILTERS
 
 
 def too_many(request, *, kiosk: bool = False):

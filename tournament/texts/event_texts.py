@@ -74,6 +74,19 @@ def _player_withdrawn(d: Mapping) -> str:
         "n": draft["round"]}
 
 
+def _player_reinstated(d: Mapping) -> str:
+    text = _("%(name)s's withdrawal after round %(n)d undone.") % {
+        "name": d["player"], "n": d["after"]}
+    draft = d.get("draft")
+    if draft is None:
+        return text
+    if draft["repaired"]:
+        return text + " " + _("Round %(n)d was a draft: paired again with them.") % {
+            "n": draft["round"]}
+    return text + " " + _("Round %(n)d was a draft paired by hand: place them on its page.") % {
+        "n": draft["round"]}
+
+
 def _no_shows_decided(d: Mapping) -> str:
     parts = []
     for key, words in (("withdrawn", _("withdrawn: %(names)s")),
@@ -131,6 +144,7 @@ _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.CHECKIN_ABSENT: _checkin_absent,
     HistoryEntry.Action.CARDS_ISSUED: _cards_issued,
     HistoryEntry.Action.PLAYER_WITHDRAWN: _player_withdrawn,
+    HistoryEntry.Action.PLAYER_REINSTATED: _player_reinstated,
     HistoryEntry.Action.NO_SHOWS_DECIDED: _no_shows_decided,
 }
 

@@ -21,6 +21,7 @@ kiosk says how to type a code instead.
 from __future__ import annotations
 
 from django.core import signing
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -88,6 +89,26 @@ def _candidates(event: Event, query: str) -> list[Player]:
     return name_search.matching(query, players, lambda p: p.name, limit=RESULTS)
 
 
+def _filtered(request, event):
+    """The names matching what the player has typed so far (``static/js/kiosk.js`` asks as
+    one types): the list alone, to replace the page's. Names only: a text in a code's form or
+    resembling one lists nothing here (Enter sends it as a code), so typing never checks
+    anyone in nor counts a wrong code."""
+    if not throttle.kiosk_filter_allowed(request):
+        return HttpResponse(status=429)
+    query = request.POST.get("q", "")
+    if len(query) > MAX_QUERY or "\x00" in query:
+        return HttpResponse(status=400)
+    query = query.strip()
+    typed = len(query) >= 2 and player_codes.code_in(query) is None and not (
+        player_codes.resembles_code(query))
+    found = _candidates(event, query) if typed else []
+    response = render(request, "tournament/checkin/_kiosk_results.html",
+                      {"event": event, "found": found, "typed": query if typed else ""})
+    add_never_cache_headers(response)
+    return response
+
+
 @csrf_protect
 def kiosk(request, slug: str):
     event = get_object_or_404(Event, slug=slug)
@@ -99,6 +120,8 @@ def kiosk(request, slug: str):
         return response
     if request.method != "POST":
         return _page(request, event)
+    if request.POST.get("filter") == "1":
+        return _filtered(request, event)
     if not throttle.kiosk_allowed(request):
         return throttle.too_many(request, kiosk=True)
     post = request.POST

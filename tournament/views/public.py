@@ -121,7 +121,7 @@ def event_home(request, slug):
 def _board_rows(event, round_, *, arbiter: bool) -> list[dict]:
     """The pairings by board; for the event's arbiters with each seat's personal link where
     another app keeps one (``links.personal_links``: an online game's), to hand out."""
-    before = standings_bridge.vp_before(event, round_.number)
+    before = {pk: paired for pk, (paired, _now) in standings_bridge.vp_as_paired(round_).items()}
     boards = services.boards_with_results(round_)
     pages = links.board_pages.links(board.pk for board, _result in boards)
     seats = links.personal_links.links(

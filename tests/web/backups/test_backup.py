@@ -133,3 +133,21 @@ def test_the_rule_for_unplayed_rounds_travels_and_older_files_keep_adding_nothin
     with pytest.raises(document.BackupError, match="unplayed_colours"):
         document.import_event(crafted, slug="crafted")
     assert Event.objects.count() == count
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ({"99": "1"}, r"rounds\[1\]\.paired_on\.99: no player has pairing number 99"),
+    ({"²": "1"}, r"rounds\[1\]\.paired_on\.²: no player has pairing number"),
+    ({"1": 1.5}, r"rounds\[1\]\.paired_on\.1: expected VP as text"),
+    ({"1": "0.3"}, r"rounds\[1\]\.paired_on\.1: VP must be 0 to 99 in halves"),
+    ({"1": "nan"}, r"rounds\[1\]\.paired_on\.1: 'nan' is not a number"),
+    (["1"], r"rounds\[1\]\.paired_on: expected an object"),
+])
+def test_a_crafted_paired_on_is_refused_by_name(played_event, value, message):
+    data = document.export_event(played_event)
+    assert data["rounds"][1]["paired_on"]  # round 2 keeps what it was paired on
+    data["rounds"][1]["paired_on"] = value
+    count = Event.objects.count()
+    with pytest.raises(document.BackupError, match=message):
+        document.import_event(data, slug="crafted")
+    assert Event.objects.count() == count

@@ -41,8 +41,11 @@ def players(request, event):
     states = logins.login_states(event)
     state = checkin.summary(event) if event.checkin != Event.CheckIn.OFF else None
     ticked = {p.pk for p in state.checked} if state is not None else set()
+    reinstatable = {p.pk for p in event.players.filter(withdrawn_after_round__isnull=False)
+                    if services.can_reinstate(p)}
     return render(request, "tournament/arbiter/players.html", context(
         event, form=form, import_form=PlayerImportForm(), checkin=state, ticked=ticked,
+        reinstatable=reinstatable,
         players=[(p, states.get(p.pk)) for p in event.players.prefetch_related("absences")],
         next_round=services.next_round_number(event), format=services.event_format(event),
         order=services.order_text(event),
@@ -120,6 +123,28 @@ def player_withdraw(request, event, player_id):
                     "Round %(n)d was a draft paired by hand: %(name)s's board is removed; "
                     "place their opponent on the round's page.") % {
                     "n": done.draft.number, "name": player.name})
+    return redirect("arbiter_players", event.slug)
+
+
+@arbiter_required
+@require_POST
+def player_reinstate(request, event, player_id):
+    """The players page's undo of a withdrawal."""
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    try:
+        done = services.reinstate_player(player, user=request.user)
+    except services.ServiceError as exc:
+        fail(request, exc)
+    else:
+        messages.success(request, _("%(name)s is back: paired again from the next round.")
+                         % {"name": player.name})
+        if done.draft is not None and done.repaired:
+            messages.info(request, _("Round %(n)d was a draft: it is paired again with "
+                                     "%(name)s.") % {"n": done.draft.number, "name": player.name})
+        elif done.draft is not None:
+            messages.warning(request, _(
+                "Round %(n)d was a draft paired by hand: place %(name)s on the round's page.")
+                % {"n": done.draft.number, "name": player.name})
     return redirect("arbiter_players", event.slug)
 
 

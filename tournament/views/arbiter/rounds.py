@@ -50,10 +50,10 @@ def round_pair(request, event):
 
 
 def _round_page(request, event, round_, *, confirm=None, status=200):
-    before = standings_bridge.vp_before(event, round_.number)
+    before = standings_bridge.vp_as_paired(round_)
     states = confirmations.board_states(round_)
-    boards = [(board, result, before.get(board.first_id, 0),
-               before.get(board.second_id, 0) if board.second_id else None,
+    boards = [(board, result, before.get(board.first_id),
+               before.get(board.second_id) if board.second_id else None,
                states.get(board.pk))
               for board, result in services.boards_with_results(round_)]
     players_confirm = confirmations.players_confirm_results(event) or any(

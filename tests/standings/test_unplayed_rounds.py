@@ -47,17 +47,23 @@ def _keys(event: EventResults, player) -> dict[str, tuple]:
     return {key: row.tiebreak(key).sort_key for key in COLOUR_KEYS}
 
 
+def _one_more_round(event: EventResults, data, own, other):
+    """A player of ``event``, a newcomer to meet them, the next round's number, and a loser's
+    and a winner's scores made of ``own`` and ``other`` (made to differ)."""
+    if compare_levels(own, other) == 0:
+        other = [18] * 6 if own != [18] * 6 else [0, *own[1:]]
+    loser_scores, winner_scores = sorted([own, other], key=level_vector)
+    player = data.draw(st.sampled_from([p.id for p in event.players]))
+    rounds = [0, *[g.round for g in event.games], *[b.round for b in event.byes]]
+    return player, len(event.players), max(rounds) + 1, loser_scores, winner_scores
+
+
 @settings(deadline=None, max_examples=120)
 @given(events(max_players=5, max_rounds=3), st.data(), FULL_SCORES, FULL_SCORES)
 def test_not_playing_never_ranks_above_a_played_loss(event, data, own, other) -> None:
     # The same event, one more round: the player either loses a game over the board (any
     # scores) or does not play at all (absent, a forfeit loss, a double forfeit).
-    if compare_levels(own, other) == 0:
-        other = [18] * 6 if own != [18] * 6 else [0, *own[1:]]
-    loser_scores, winner_scores = sorted([own, other], key=level_vector)
-    player = data.draw(st.sampled_from([p.id for p in event.players]))
-    newcomer, rnd = len(event.players), max([0, *[g.round for g in event.games],
-                                             *[b.round for b in event.byes]]) + 1
+    player, newcomer, rnd, loser_scores, winner_scores = _one_more_round(event, data, own, other)
     lost = _with_round(event, player, newcomer,
                        Game.played(rnd, player, newcomer, loser_scores, winner_scores))
     how = data.draw(st.sampled_from(["absent", "forfeit", "double"]))
@@ -80,12 +86,7 @@ def test_not_playing_never_ranks_above_a_played_loss(event, data, own, other) ->
 def test_a_forfeit_win_or_a_full_point_bye_never_ranks_below_a_played_win(
     event, data, own, other
 ) -> None:
-    if compare_levels(own, other) == 0:
-        other = [18] * 6 if own != [18] * 6 else [0, *own[1:]]
-    loser_scores, winner_scores = sorted([own, other], key=level_vector)
-    player = data.draw(st.sampled_from([p.id for p in event.players]))
-    newcomer, rnd = len(event.players), max([0, *[g.round for g in event.games],
-                                             *[b.round for b in event.byes]]) + 1
+    player, newcomer, rnd, loser_scores, winner_scores = _one_more_round(event, data, own, other)
     won = _with_round(event, player, newcomer,
                       Game.played(rnd, player, newcomer, winner_scores, loser_scores))
     if data.draw(st.booleans()):

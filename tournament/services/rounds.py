@@ -483,9 +483,9 @@ def edit_pairing(round_: Round, *, first_id: int, second_id: int | None, board_n
 
 @dataclass(frozen=True)
 class Withdrawal:
-    """A withdrawal and what it did to the round being paired: ``draft`` the draft round the
-    player was on, ``repaired`` whether it was paired again without them (else their board was
-    removed, the opponent left for the arbiter to place)."""
+    """A withdrawal (or its undo) and what it did to the round being paired: ``draft`` the
+    draft round concerned, ``repaired`` whether it was paired again without them (with them,
+    for an undo); else the arbiter places the players on the round's page."""
 
     player: Player
     draft: Round | None = None

@@ -22,6 +22,7 @@ from tournament.models import Absence, Event, Player
 from tournament.permissions import arbiter_required
 from tournament.services import checkin, logins
 from tournament.services.names import look_alike_warnings
+from tournament.services.rounds import Withdrawal
 from tournament.views.arbiter.common import context, fail
 
 
@@ -114,16 +115,24 @@ def player_withdraw(request, event, player_id):
             fail(request, exc)
         else:
             messages.success(request, _("%(name)s withdrawn.") % {"name": player.name})
-            if done.draft is not None and done.repaired:
-                messages.info(request, _("Round %(n)d was a draft: it is paired again without "
-                                         "%(name)s.") % {"n": done.draft.number,
-                                                         "name": player.name})
-            elif done.draft is not None:
-                messages.warning(request, _(
-                    "Round %(n)d was a draft paired by hand: %(name)s's board is removed; "
-                    "place their opponent on the round's page.") % {
-                    "n": done.draft.number, "name": player.name})
+            _say_what_became_of_the_draft(
+                request, done,
+                repaired=_("Round %(n)d was a draft: it is paired again without %(name)s."),
+                by_hand=_("Round %(n)d was a draft paired by hand: %(name)s's board is removed; "
+                          "place their opponent on the round's page."))
     return redirect("arbiter_players", event.slug)
+
+
+def _say_what_became_of_the_draft(request, done: Withdrawal, *, repaired: str,
+                                  by_hand: str) -> None:
+    """After a withdrawal or its undo: what it did to the round still a draft, if any."""
+    if done.draft is None:
+        return
+    words = {"n": done.draft.number, "name": done.player.name}
+    if done.repaired:
+        messages.info(request, repaired % words)
+    else:
+        messages.warning(request, by_hand % words)
 
 
 @arbiter_required
@@ -138,13 +147,11 @@ def player_reinstate(request, event, player_id):
     else:
         messages.success(request, _("%(name)s is back: paired again from the next round.")
                          % {"name": player.name})
-        if done.draft is not None and done.repaired:
-            messages.info(request, _("Round %(n)d was a draft: it is paired again with "
-                                     "%(name)s.") % {"n": done.draft.number, "name": player.name})
-        elif done.draft is not None:
-            messages.warning(request, _(
-                "Round %(n)d was a draft paired by hand: place %(name)s on the round's page.")
-                % {"n": done.draft.number, "name": player.name})
+        _say_what_became_of_the_draft(
+            request, done,
+            repaired=_("Round %(n)d was a draft: it is paired again with %(name)s."),
+            by_hand=_("Round %(n)d was a draft paired by hand: place %(name)s on the round's "
+                      "page."))
     return redirect("arbiter_players", event.slug)
 
 

@@ -10,6 +10,7 @@ after its game: the results stop them, and closing the round stops the rest.
 
 import json
 import random
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -79,9 +80,11 @@ def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, 
         tablet.wait_for_selector(DRAINED)
     assert_presses_where_clicked(flaky, clicks)
 
-    # the long drop's press arrived 6 s late: the hall marks the board until it was looked at
+    # the long drop's press arrived at least 6 s late (the rest of the outage, plus the
+    # reconnection, longer on a loaded machine): the hall marks the board until looked at
     hall.wait_for_selector(f"{row} .hall-link.marked")
-    assert "arrived 6." in hall.get_attribute(f"{row} .hall-link", "title")
+    late = re.search(r"arrived (\d+\.\d) s late", hall.get_attribute(f"{row} .hall-link", "title"))
+    assert late and 6.0 <= float(late.group(1)) <= 16.0, late
     hall.click(f"{row} [data-seen]")
     hall.wait_for_selector(f"{row} .hall-link:not(.marked)")
 

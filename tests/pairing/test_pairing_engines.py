@@ -33,27 +33,27 @@ from tournament.pairing import (
 from tournament.pairing.engines import DutchEngine, ExternalEngine
 
 # A stand-in for bbpPairings/JaVaFo: same command line (--dutch IN -p OUT), same output file,
-# exit status 1 for "no valid pairing". It pairs with py4swiss, run as a separate program.
+# exit status 1 for "no valid pairing". It pairs with our Dutch engine, run as a separate program.
 FAKE_ENGINE = textwrap.dedent(
     """
     import sys
     from pathlib import Path
 
-    from py4swiss.engines import DutchEngine
-    from py4swiss.engines.common import PairingError
-    from py4swiss.trf import TrfParser
+    sys.path.insert(0, {root!r})
+    from tournament.pairing.engines import DutchEngine
+    from tournament.pairing.errors import NoLegalPairing
 
     flag, source, p, target = sys.argv[1:]
     assert flag == "--dutch" and p == "-p", sys.argv
-    trf = TrfParser.parse(Path(source), strict=True)
     try:
-        pairs = DutchEngine.generate_pairings(trf)
-    except PairingError as exc:
-        print(f"No valid pairing exists: {exc}", file=sys.stderr)
+        pairs = DutchEngine().pair(Path(source).read_text(encoding="utf-8"))
+    except NoLegalPairing as exc:
+        print(f"No valid pairing exists: {{exc}}", file=sys.stderr)
         sys.exit(1)
-    DutchEngine.write_pairings_to_file(pairs, Path(target))
+    lines = [str(len(pairs))] + [f"{{a}} {{b}}" for a, b in pairs]
+    Path(target).write_text("\\n".join(lines) + "\\n", encoding="utf-8")
     """
-)
+).format(root=str(Path(__file__).resolve().parents[2]))
 
 
 @pytest.fixture

@@ -53,6 +53,7 @@ EXPECTED = (
     "XXR 5\n"
     "XXC white1\n"
     "XXS WW=1.0 BW=1.0 WD=0.5 BD=0.5 PAB=0.5 HPB=0.5 FPB=1.0 FW=1.0\n"
+    "BBW  1.0\nBBD  0.5\nBBL  0.0\nBBZ  0.0\nBBF  0.0\nBBU  0.5\n"
 )
 
 
@@ -97,6 +98,7 @@ def test_other_settings_are_written_as_extension_lines():
         "XXR 9",
         "XXC black1",
         "XXS WW=2.0 BW=2.0 WD=1.0 BD=1.0 PAB=0.0 HPB=0.5 FPB=1.0 FW=1.0",
+        "BBW  2.0", "BBD  1.0", "BBL  0.0", "BBZ  0.0", "BBF  0.0", "BBU  0.0",
         "XXZ 2",
         "XXP 1 3",  # the forfeit counts as a meeting in this event
         "XXP 2 4",
@@ -105,6 +107,24 @@ def test_other_settings_are_written_as_extension_lines():
     assert again.forbidden == {(1, 3), (2, 4)} and not again.settings.forfeit_is_meeting
     assert again.player(2).status is Status.WITHDRAWN
     assert export_trf(again) == export_trf(event)
+
+
+def test_a_withdrawn_player_has_a_zero_point_cell_for_the_round_to_be_paired():
+    """bbpPairings ignores XXZ and would seat a withdrawn player (#37): the round to be paired
+    has a pre-filled Z for them, read back as the withdrawal; none after the last round."""
+    event = Event(Settings(3), (
+        Player(1, "A", history=(RoundRecord(Result.WIN, 2, True),)),
+        Player(2, "B", history=(RoundRecord(Result.LOSS, 1, False),), status=Status.WITHDRAWN),
+        Player(3, "C", history=(RoundRecord(Result.PAIRING_BYE),)),
+    ))
+    text = export_trf(event)
+    assert text.splitlines()[1].endswith("    1 b 0  0000 - Z") and "XXZ 2\n" in text
+    assert import_trf(text) == event and export_trf(import_trf(text)) == text
+    finished = replace(event, settings=Settings(1))
+    assert export_trf(finished).splitlines()[1].endswith("    1 b 0")
+    half = text.replace("1 b 0  0000 - Z", "1 b 0  0000 - H")
+    with pytest.raises(TrfError, match="Z for a player on XXZ"):
+        import_trf(half)
 
 
 def normalise(event: Event) -> Event:
@@ -152,9 +172,10 @@ def test_py4swiss_reads_our_export_strictly_and_agrees(players, seed):
         if rng.random() < 0.3:
             break
 
-    class Text:
+    class Text:  # py4swiss does not know bbpPairings' points lines (BBW, BBD, ...)
         def open(self, *args: object, **kwargs: object) -> io.StringIO:
-            return io.StringIO(export_trf(event))
+            lines = export_trf(event).splitlines(True)
+            return io.StringIO("".join(x for x in lines if not x.startswith("BB")))
 
     parsed = TrfParser.parse(Text(), strict=True)  # type: ignore[arg-type]
     assert parsed.x_section.number_of_rounds == event.settings.rounds
@@ -166,7 +187,8 @@ def test_py4swiss_reads_our_export_strictly_and_agrees(players, seed):
     }
     for section, player in zip(parsed.player_sections, event.players, strict=True):
         assert section.starting_number == player.number
-        extra = 1 if player.status.absence else 0
+        left = event.rounds_played < event.settings.rounds
+        extra = 1 if player.status.absence or (player.status is Status.WITHDRAWN and left) else 0
         assert len(section.results) == event.rounds_played + extra
         assert section.name == player.name
         assert [str(r.to_string()) for r in section.results[: event.rounds_played]] == [
@@ -233,14 +255,14 @@ def test_foreign_files_with_headers_and_unrated_codes_are_read():
         ),
         (lambda t: t.replace("XXR 5\n", ""), "the number of rounds (XXR) is missing", None, None),
         (lambda t: t.replace("XXR 5", "XXR five"), "XXR 'five'", 6, 5),
-        (lambda t: t + "XXA    1  1.0\n", "accelerated pairings are not supported", 9, 5),
-        (lambda t: t + "XXA    1  0.0  1.0  0.0\n", "must give 2 values starting with 0.0", 9, 5),
-        (lambda t: t + "XXA    1  0.0 -1.5\n", "gives round 1 -0.5 points", 9, 5),
-        (lambda t: t + "XXA    1  0.0 +0.5\n", "XXA value '+0.5'", 9, 5),
-        (lambda t: t + "XXA    9  0.0  0.5\n", "XXA names player 9, who has no '001'", 9, 5),
-        (lambda t: t + "XXA    1  0.0  0.5\nXXA    1  0.0  0.5\n", "player 1 twice", 10, 5),
+        (lambda t: t + "XXA    1  1.0\n", "accelerated pairings are not supported", 15, 5),
+        (lambda t: t + "XXA    1  0.0  1.0  0.0\n", "must give 2 values starting with 0.0", 15, 5),
+        (lambda t: t + "XXA    1  0.0 -1.5\n", "gives round 1 -0.5 points", 15, 5),
+        (lambda t: t + "XXA    1  0.0 +0.5\n", "XXA value '+0.5'", 15, 5),
+        (lambda t: t + "XXA    9  0.0  0.5\n", "XXA names player 9, who has no '001'", 15, 5),
+        (lambda t: t + "XXA    1  0.0  0.5\nXXA    1  0.0  0.5\n", "player 1 twice", 16, 5),
         (lambda t: t + "XXA    1  0.0 -0.5\n", "the results and its XXA line give 0.5", 2, 81),
-        (lambda t: t + "ABC hello\n", "unknown line code 'ABC'", 9, 1),
+        (lambda t: t + "ABC hello\n", "unknown line code 'ABC'", 15, 1),
         (lambda t: t.replace("XXC white1", "XXC rank"), "XXC option 'rank'", 7, 5),
         (lambda t: t.replace("HPB=0.5", "HPB=x"), "XXS item 'HPB=x'", 8, None),
         (lambda t: t.replace("BW=1.0", "BW=0.5"), "differently for moving first", None, None),
@@ -259,8 +281,12 @@ def test_foreign_files_with_headers_and_unrated_codes_are_read():
         (lambda t: t.replace("001    4", "001   x4"), "pairing number '  x4'", 5, 5),
         (lambda t: t.replace("1800", "18x0"), "rating '18x0'", 4, 49),
         (lambda t: t.replace("XXC white1", "XXC white1\nXXC black1"), "XXC appears twice", 8, 1),
-        (lambda t: t + "XXP 1\n", "XXP '1' does not name two players", 9, 5),
-        (lambda t: t + "XXZ 1 x\n", "'x' is not a pairing number", 9, None),
+        (lambda t: t + "XXP 1\n", "XXP '1' does not name two players", 15, 5),
+        (lambda t: t + "XXZ 1 x\n", "'x' is not a pairing number", 15, None),
+        (lambda t: t.replace("BBW  1.0", "BBW  2.0"), "the BB line gives 2.0 for a win, XXS 1.0",
+         9, None),
+        (lambda t: t.replace("BBU  0.5", "BBU half"), "BBU 'half' is not a number", 14, 5),
+        (lambda t: t.replace("BBL  0.0", "BBL  0.5"), "BBL 0.5: losses and absences", 11, 5),
     ],
 )
 def test_malformed_files_are_refused_naming_line_and_column(change, message, line, column):

@@ -14,6 +14,7 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 
 from tournament import pairing as core
+from tournament.bridges import standings_bridge
 from tournament.bridges.standings_bridge import complete_rounds, event_results
 from tournament.models import Absence, Board, Event, Result, Round
 from tournament.standings import Game, InvalidEventError, InvalidResultError, ResultKind
@@ -163,7 +164,11 @@ def warnings_for(round_: Round) -> list[core.PairingWarning]:
 
 
 def export_trf(event: Event) -> str:
-    """The event as TRF-16: every round whose results are all in."""
+    """The event as TRF-16: every round whose results are all in, ranked as the standings
+    after them rank the players (a shared place gives each its first rank)."""
     done = complete_rounds(event)
     nxt = done + 1 if done < event.rounds_planned else None
-    return core.export_trf(build_event(event, done, nxt))
+    seeds = dict(event.players.values_list("pk", "seed"))
+    ranks = {seeds[row.player_id]: row.rank
+             for row in standings_bridge.standings(event, done)}
+    return core.export_trf(build_event(event, done, nxt), ranks=ranks)

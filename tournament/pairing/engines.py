@@ -14,6 +14,7 @@ import io
 import subprocess
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Protocol
 
@@ -29,6 +30,7 @@ from tournament.pairing.errors import (
     NoLegalPairing,
     TrfError,
 )
+from tournament.pairing.model import Event, Status
 from tournament.pairing.trf import export_trf, import_trf, points_columns
 
 
@@ -63,13 +65,26 @@ class DutchEngine:
     OPTIONS: ClassVar[tuple[str, ...]] = ()
 
     def pair(self, trf: str) -> list[tuple[int, int]]:
-        """Pair the next round of ``trf``."""
+        """Pair the next round of ``trf``.
+
+        Round 1 with players left out (absent, withdrawn) is paired among the others numbered
+        1..k, as bbpPairings and JaVaFo number them: py4swiss gives first move by the parity
+        of the full field's numbers, which swapped first move on whole halves of the boards.
+        """
+        event = import_trf(trf)
+        numbers = _numbers_of_the_paired(event)
+        if numbers is not None:
+            trf = export_trf(_only(event, numbers))
         parsed = self.read(trf)
         try:
             pairings = _Py4SwissDutch.generate_pairings(parsed)
         except _Py4SwissPairingError as exc:
             raise NoLegalPairing(f"the Dutch engine found no legal pairing ({exc})") from None
-        return [(p.white, p.black) for p in pairings]
+        pairs = [(p.white, p.black) for p in pairings]
+        if numbers is None:
+            return pairs
+        back = {new: old for old, new in numbers.items()} | {0: 0}
+        return [(back[a], back[b]) for a, b in pairs]
 
     @staticmethod
     def read(trf: str) -> ParsedTrf:
@@ -82,10 +97,11 @@ class DutchEngine:
         by, and the accelerations it forms score groups with.
         """
         event = import_trf(trf)
+        # py4swiss knows neither XXA corrections nor bbpPairings' points lines (BBW, ...)
+        text = "".join(line for line in export_trf(event, true_points=False).splitlines(True)
+                       if not line.startswith("BB"))
         try:
-            parsed = TrfParser.parse(
-                _TextFile(export_trf(event, true_points=False)), strict=True  # type: ignore[arg-type]
-            )
+            parsed = TrfParser.parse(_TextFile(text), strict=True)  # type: ignore[arg-type]
         except ParsingError as exc:
             raise TrfError(exc.message, exc.row, exc.column) from None
         except (LineError, ConsistencyError, ValueError) as exc:
@@ -97,6 +113,25 @@ class DutchEngine:
             if any(corrections):
                 parsed.x_section.accelerations[section.starting_number] = list(corrections)
         return parsed
+
+
+def _numbers_of_the_paired(event: Event) -> dict[int, int] | None:
+    """Round 1 with players left out: the players to pair, numbered 1..k in their order."""
+    if any(p.history for p in event.players):
+        return None
+    paired = [p.number for p in event.players if p.status is Status.PLAYING]
+    if len(paired) == len(event.players):
+        return None
+    return {old: new for new, old in enumerate(paired, start=1)}
+
+
+def _only(event: Event, numbers: dict[int, int]) -> Event:
+    """``event`` with only the players of ``numbers``, renumbered as it says."""
+    players = tuple(replace(p, number=numbers[p.number]) for p in event.players
+                    if p.number in numbers)
+    forbidden = frozenset((numbers[a], numbers[b]) for a, b in event.forbidden
+                          if a in numbers and b in numbers)
+    return Event(event.settings, players, event.name, forbidden)
 
 
 class ExternalEngine:

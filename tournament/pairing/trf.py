@@ -8,8 +8,8 @@ Mapping (docs/pairing.md has the full table):
 * every completed round is one cell per player (``RoundRecord``), late entries have ``Z``
   (or ``H``/``F``) cells for the rounds before they joined;
 * a requested absence in the round to be paired is a *pre-filled* cell ``0000 - Z`` / ``H`` /
-  ``F`` (javafo's convention; the engine leaves such players out), a withdrawn player is listed
-  on the ``XXZ`` line;
+  ``F`` (javafo's convention; the engine leaves such players out); a withdrawn player is listed
+  on the ``XXZ`` line and has a pre-filled ``Z`` too, since bbpPairings ignores ``XXZ``;
 * ``XXR`` rounds, ``XXC white1``/``black1`` first move of pairing number 1 in round 1, ``XXS``
   points per result code (bye value etc.), ``XXP`` pairs that must not meet (forbidden pairs,
   plus forfeits when the event counts them as meetings);
@@ -20,6 +20,7 @@ Mapping (docs/pairing.md has the full table):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from tournament.pairing.errors import InvalidEvent, TrfError
@@ -38,7 +39,12 @@ _XXS = {
     **{code: (setting,) for code, setting in _SINGLE.items()},
 }
 _ZERO = ("WL", "BL", "ZPB", "FL", "L")
-_EXTENSIONS = ("XXR", "XXC", "XXS", "XXZ", "XXP", "XXA")
+_EXTENSIONS = ("XXR", "XXC", "XXS", "XXZ", "XXP", "XXA", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU")
+#: bbpPairings' points lines (it ignores XXS): the settings each sets; BBL, BBZ, BBF (losses,
+#: zero-point byes, forfeit losses) must be 0. bbpPairings also scores ``+`` and ``F`` as BBW
+#: and ``H`` as BBD; where the event scores them otherwise it refuses the file.
+_BB = {"BBW": ("win_first", "win_second"), "BBD": ("draw_first", "draw_second"),
+       "BBU": ("bye",), "BBL": (), "BBZ": (), "BBF": ()}
 _IGNORED_PREFIXES = ("0", "1", "2", "3")  # other FIDE header and team lines: not ours to keep
 
 
@@ -47,7 +53,11 @@ def _decimal(tenths: int) -> str:
     return f"{sign}{abs(tenths) // 10}.{abs(tenths) % 10}"
 
 
-def _prefill(player: Player) -> RoundRecord | None:
+def _prefill(player: Player, rounds: int) -> RoundRecord | None:
+    """The cell a player not to be paired has for the round to be paired (if one is left of
+    the event's ``rounds``): the absence, or ``Z`` for a withdrawn player."""
+    if player.status is Status.WITHDRAWN:
+        return RoundRecord(Result.ZERO_BYE) if len(player.history) < rounds else None
     absence = player.status.absence
     return RoundRecord(absence) if absence is not None else None
 
@@ -60,7 +70,7 @@ def points_columns(event: Event, *, true_points: bool = True) -> dict[int, int]:
     """
     settings, columns = event.settings, {}
     for player in event.players:
-        prefill = _prefill(player)
+        prefill = _prefill(player, settings.rounds)
         extra = settings.tenths(prefill.result) if prefill else 0
         score = event.tenths(player.number)
         if not true_points:
@@ -69,13 +79,15 @@ def points_columns(event: Event, *, true_points: bool = True) -> dict[int, int]:
     return columns
 
 
-def export_trf(event: Event, *, true_points: bool = True) -> str:
+def export_trf(event: Event, *, true_points: bool = True,
+               ranks: Mapping[int, int] | None = None) -> str:
     """Write ``event`` as TRF-16 text (ready for an engine to pair the next round).
 
-    Names longer than the 33-character column are cut; the rank column is the order by points,
-    then pairing number (tiebreaks belong to the standings core, not to the pairing file).
-    ``true_points=False`` writes the codes' points and no ``XXA`` line, for a reader that
-    cannot take a correction (the Dutch engine adds them back itself).
+    Names longer than the 33-character column are cut. The rank column is ``ranks`` (pairing
+    number to place: the standings' order, which the shell knows) where given, else the order
+    by points, then pairing number; engines do not read it. ``true_points=False`` writes the
+    codes' points and no ``XXA`` line, for a reader that cannot take a correction (the Dutch
+    engine adds them back itself).
     """
     settings = event.settings
     columns = points_columns(event, true_points=true_points)
@@ -83,11 +95,13 @@ def export_trf(event: Event, *, true_points: bool = True) -> str:
         if columns[player.number] > 999:
             points = _decimal(columns[player.number])
             raise InvalidEvent(f"player {player} has {points} points; TRF columns hold 99.9")
-    order = sorted(event.players, key=lambda p: (-columns[p.number], p.number))
-    ranks = {player.number: rank for rank, player in enumerate(order, start=1)}
+    if ranks is None:
+        order = sorted(event.players, key=lambda p: (-columns[p.number], p.number))
+        ranks = {player.number: rank for rank, player in enumerate(order, start=1)}
     lines = [f"012 {event.name}"] if event.name else []
     for player in event.players:
-        lines.append(_player_line(player, columns[player.number], ranks[player.number]))
+        lines.append(_player_line(player, columns[player.number], ranks[player.number],
+                                  settings.rounds))
     lines.append(f"XXR {settings.rounds}")
     lines.append("XXC white1" if settings.first_move == "first" else "XXC black1")
     codes = {"WW": "win", "BW": "win", "WD": "draw", "BD": "draw", **_SINGLE}
@@ -95,6 +109,9 @@ def export_trf(event: Event, *, true_points: bool = True) -> str:
         f"{code}={_decimal(settings.tenths(_result(name)))}" for code, name in codes.items()
     )
     lines.append(f"XXS {scores}")
+    for code, points in (("BBW", settings.win), ("BBD", settings.draw), ("BBL", 0),
+                         ("BBZ", 0), ("BBF", 0), ("BBU", settings.bye)):
+        lines.append(f"{code} {_decimal(round(points * 10)).rjust(4)}")
     for player in event.players if true_points else ():
         corrections = event.corrections(player.number)
         if any(corrections):
@@ -132,7 +149,7 @@ def _engine_forbidden(event: Event) -> set[tuple[int, int]]:
     return pairs
 
 
-def _player_line(player: Player, tenths: int, rank: int) -> str:
+def _player_line(player: Player, tenths: int, rank: int, rounds: int) -> str:
     line = [" "] * _CELLS
     line[0:3] = "001"
     line[4:8] = f"{player.number:4d}"
@@ -141,7 +158,7 @@ def _player_line(player: Player, tenths: int, rank: int) -> str:
         line[_RATING[0] : _RATING[1]] = f"{player.rating:4d}"
     line[_POINTS[0] : _POINTS[1]] = _decimal(tenths).rjust(4)
     line[_RANK[0] : _RANK[1]] = f"{rank:4d}"
-    prefill = _prefill(player)
+    prefill = _prefill(player, rounds)
     cells = [*player.history, prefill] if prefill else list(player.history)
     return ("".join(line) + "".join(f"  {cell}" for cell in cells)).rstrip()
 
@@ -214,7 +231,7 @@ def import_trf(text: str) -> Event:
         raise TrfError(f"XXA names player {number}, who has no '001' line", line, 5)
     event = Event(settings, tuple(players), name, frozenset(forbidden))
     for row, player in zip(rows, players, strict=True):
-        prefill = _prefill(player)
+        prefill = _prefill(player, settings.rounds)
         expected = event.tenths(player.number)
         expected += settings.tenths(prefill.result) if prefill else 0
         if row.tenths != expected:
@@ -262,22 +279,26 @@ def _parse_player_line(line: str, row: int) -> _Row:
 
 
 def _build_player(row: _Row, played: int, withdrawn: bool) -> Player:
-    """One player; an extra last cell is a pre-entered absence for the round to be paired."""
+    """One player; an extra last cell is a pre-entered absence for the round to be paired
+    (``Z`` for a withdrawn player, who is also on ``XXZ``)."""
     status, cells = (Status.WITHDRAWN if withdrawn else Status.PLAYING), row.cells
     if len(cells) == played + 1:
-        status = {
-            Result.ZERO_BYE: Status.ABSENT,
-            Result.HALF_BYE: Status.HALF_BYE,
-            Result.FULL_BYE: Status.FULL_BYE,
-        }.get(cells[-1].result)
-        if status is None or withdrawn:
+        if withdrawn:
+            absent = Status.WITHDRAWN if cells[-1].result is Result.ZERO_BYE else None
+        else:
+            absent = {
+                Result.ZERO_BYE: Status.ABSENT,
+                Result.HALF_BYE: Status.HALF_BYE,
+                Result.FULL_BYE: Status.FULL_BYE,
+            }.get(cells[-1].result)
+        if absent is None:
             raise TrfError(
                 f"round {played + 1} entry {str(cells[-1])!r} of player {row.number}: only an "
-                "absence (Z, H, F) of a player not on XXZ can be entered before pairing",
+                "absence (Z, H, F; Z for a player on XXZ) can be entered before pairing",
                 row.row,
                 _CELLS + 10 * played + 3,
             )
-        cells = cells[:-1]
+        status, cells = absent, cells[:-1]
     joined = 1  # a late entry is recognised by its leading zero-point byes
     while joined <= len(cells) and cells[joined - 1].result is Result.ZERO_BYE:
         joined += 1
@@ -340,6 +361,20 @@ def _numbers(content: str, row: int) -> list[int]:
     return [int(part) for part in parts]
 
 
+def _bb_points(extensions: dict[str, list[tuple[int, str]]]) -> dict[str, tuple[float, int]]:
+    """bbpPairings' BBx lines: each setting they give, with its points and line."""
+    found: dict[str, tuple[float, int]] = {}
+    for code, names in _BB.items():
+        for row, content in extensions.get(code, []):
+            if not content.replace(".", "", 1).isdigit():
+                raise TrfError(f"{code} {content!r} is not a number of points", row, 5)
+            points = float(content)
+            if not names and points != 0:
+                raise TrfError(f"{code} {content}: losses and absences must score 0", row, 5)
+            found.update(dict.fromkeys(names, (points, row)))
+    return found
+
+
 def _parse_settings(extensions: dict[str, list[tuple[int, str]]]) -> Settings:
     if "XXR" not in extensions:
         raise TrfError("the number of rounds (XXR) is missing")
@@ -353,6 +388,8 @@ def _parse_settings(extensions: dict[str, list[tuple[int, str]]]) -> Settings:
                 raise TrfError(f"XXC option {option!r} is not white1 or black1", row, 5)
             first_move = "first" if option == "white1" else "second"
     scores = {"win_first": 1.0, "win_second": 1.0, "draw_first": 0.5, "draw_second": 0.5}
+    bb = _bb_points(extensions)
+    scores.update({name: points for name, (points, _row) in bb.items()})
     for row, content in extensions.get("XXS", []):
         for item in content.split():
             code, _, number = item.partition("=")
@@ -369,4 +406,9 @@ def _parse_settings(extensions: dict[str, list[tuple[int, str]]]) -> Settings:
         if scores.pop(f"{kind}_first") != scores[f"{kind}_second"]:
             raise TrfError(f"XXS scores a {kind} differently for moving first and second")
         scores[kind] = scores.pop(f"{kind}_second")
+    for name, (points, row) in bb.items():
+        setting = name.partition("_")[0]  # win_first -> win
+        if scores[setting] != points:
+            raise TrfError(f"the BB line gives {points} for a {setting}, XXS {scores[setting]}",
+                           row)
     return Settings(int(rounds), first_move, **scores)

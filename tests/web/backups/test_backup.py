@@ -95,6 +95,10 @@ def test_trf_export_reads_back_with_the_results_so_far(played_event, arbiter_cli
     table = standings_bridge.standings(played_event, 2)
     by_name = {row.name: float(row.vp) for row in table}
     assert {p.name: event.points(p.number) for p in event.players} == by_name
+    # the rank column (86-89) is the standings' rank, tiebreaks included (#37)
+    ranks = {line[14:47].strip(): int(line[85:89]) for line in text.splitlines()
+             if line.startswith("001")}
+    assert ranks == {row.name: row.rank for row in table}
 
 
 def test_the_import_page_creates_an_event(arbiter_client, played_event):

@@ -1,0 +1,70 @@
+"""Our TRF read by bbpPairings, the FIDE-endorsed engine of the FIDE (Dutch) System as amended
+in 2025 (issue #37): built once from ``../shared/tools/bbpPairings`` outside the repository by
+``../shared/tools/build-bbppairings``; without make and g++ these tests skip with that hint.
+
+What they hold: a withdrawn player is never seated by an engine that ignores ``XXZ``, and
+round 1 with players left out gives the same boards and first moves as bbpPairings (which
+numbers only the players being paired).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from pairing_scenarios import run_event, start_event
+
+from tournament.pairing import Event, Settings, Status, export_trf
+from tournament.pairing.engines import DutchEngine, ExternalEngine
+
+BUILD = Path(__file__).resolve().parents[3] / "shared" / "tools" / "build-bbppairings"
+
+
+@pytest.fixture(scope="module")
+def bbpairings() -> ExternalEngine:
+    if not BUILD.exists():
+        pytest.skip(f"bbpPairings' source is not beside the project ({BUILD})")
+    built = subprocess.run([str(BUILD)], capture_output=True, text=True, timeout=900)
+    if built.returncode != 0:
+        pytest.skip(f"bbpPairings could not be built: {built.stderr.strip()} "
+                    "(install make and g++ to run these tests)")
+    return ExternalEngine(built.stdout.strip())
+
+
+def _readable(event: Event, rng: random.Random) -> Event:
+    """``event`` scored as bbpPairings can read it: it scores ``H`` as a draw and ``F`` and
+    ``+`` as a win (its BBx lines have nothing else), so only the bye's value varies."""
+    settings = Settings(event.settings.rounds, first_move=event.settings.first_move,
+                        bye=rng.choice([1.0, 0.5]))
+    return replace(event, settings=settings)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bbpairings_never_seats_a_withdrawn_player(bbpairings, seed):
+    rng = random.Random(seed)
+    event = _readable(start_event(24, 7, rng), rng)
+    checked = 0
+    for before, _pairing in run_event(event, rng, withdraw=0.08, absent=0.05):
+        gone = {p.number for p in before.players if p.status is Status.WITHDRAWN}
+        if not gone:
+            continue
+        seated = {n for pair in bbpairings.pair(export_trf(before)) for n in pair}
+        assert not gone & seated, (before.rounds_played + 1, gone & seated)
+        checked += 1
+    assert checked, "no withdrawal in this event: pick another seed"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_round_one_with_players_left_out_is_paired_as_bbpairings_pairs_it(bbpairings, seed):
+    rng = random.Random(1000 + seed)
+    event = start_event(rng.randint(7, 40), 7, rng, late=False)
+    out = set(rng.sample([p.number for p in event.players], rng.randint(1, 5)))
+    players = tuple(
+        replace(p, status=rng.choice([Status.ABSENT, Status.HALF_BYE, Status.WITHDRAWN]))
+        if p.number in out else p for p in event.players)
+    event = replace(event, players=players)
+    trf = export_trf(event)
+    assert DutchEngine().pair(trf) == bbpairings.pair(trf), trf

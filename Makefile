@@ -15,7 +15,13 @@ $(STAMP): $(BIN)/python requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
-setup: $(STAMP)
+# bbpPairings, the engine of the FIDE (Dutch) System 2025, built from vendor/ (see
+# scripts/build-bbppairings: without a compiler it warns and the product pairs by 2017, saying so)
+BBP     = $(BIN)/bbpPairings
+$(BBP): $(BIN)/python vendor/bbpPairings/COMMIT scripts/build-bbppairings
+	scripts/build-bbppairings $(BBP)
+
+setup: $(STAMP) $(BBP)
 
 ## make run: install, migrate, load the demo event, serve the hall's network on port $(PORT)
 ## (DEBUG off, as at the venue: friendly error pages, static files collected)

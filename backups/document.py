@@ -23,7 +23,9 @@ confirmations of the scores); older files still import (no ``online`` keys: ever
 board; no ``clock`` keys: no clock; no check-in keys: no cards, check-ins or confirmations),
 version 5 the event's rule for unplayed rounds in the colour tiebreaks (older files: "nothing",
 the rule they were written under) and each round's VP as it was paired on (older files: none,
-the pages show the standings' value). A card keeps its key, so that printed cards go on working on
+the pages show the standings' value), version 6 the FIDE (Dutch) System's edition the event
+is paired by (older files: 2017, the edition they were paired by) and what paired each round.
+A card keeps its key, so that printed cards go on working on
 a server with the same ``SECRET_KEY`` (the code's second half is derived from it); a key this
 server already uses (a copy beside the original) gets a new one, and that card must be printed
 again. The version goes up so that an older server refuses a file with what it does not know
@@ -63,22 +65,23 @@ from tournament.models import (
 from tournament.texts.core_messages import json_text
 
 FORMAT = "ingenious-td-event"
-VERSION = 5
+VERSION = 6
 #: The versions this server reads (see the module docstring).
-READS = (1, 2, 3, 4, 5)
+READS = (1, 2, 3, 4, 5, 6)
 EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
     "token_grace_minutes", "publish_pairings", "publish_standings", "pairing_order",
     "print_language", "clock_compensation_s", "rounds_note", "checkin", "player_results",
-    "checkin_open", "kiosk_generation", "unplayed_colours",
+    "checkin_open", "kiosk_generation", "unplayed_colours", "pairing_edition",
 ]
 OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en",
                          "clock_compensation_s": 180, "rounds_note": "",
                          "checkin": Event.CheckIn.OFF,
                          "player_results": Event.PlayerResults.WITH_CHECKIN,
                          "checkin_open": True, "kiosk_generation": 0,
-                         "unplayed_colours": Event.UnplayedColours.NOTHING}
+                         "unplayed_colours": Event.UnplayedColours.NOTHING,
+                         "pairing_edition": Event.PairingEdition.FIDE_2017}
 """Fields that older backups lack, with the value that keeps such an event as it was."""
 
 
@@ -162,7 +165,7 @@ def export_event(event: Event) -> dict:
             "number": round_.number, "status": round_.status,
             "starts_at": _dt(round_.starts_at), "published_at": _dt(round_.published_at),
             "closed_at": _dt(round_.closed_at), "pairing_note": round_.pairing_note,
-            "paired_on": round_.paired_on,
+            "paired_on": round_.paired_on, "paired_by": round_.paired_by,
             "online": _online_mark(online_rounds.get(round_.pk)),
             "boards": boards,
         })

@@ -475,6 +475,7 @@ class _Reader:
                 number=self.get(data, "number", path, int),
                 status=self.get(data, "status", path, str),
                 pairing_note=self.get(data, "pairing_note", path, str) or "",
+                paired_by=self.get(data, "paired_by", path, str, "") or "",
             )
             for name in ("starts_at", "published_at", "closed_at"):
                 setattr(round_, name, self.moment(data.get(name), f"{path}.{name}"))

@@ -7,6 +7,7 @@ class TournamentConfig(AppConfig):
     verbose_name = _("Tournament")
 
     def ready(self):
+        from tournament import system_checks  # noqa: F401  (registers the checks)
         from tournament.boards import board_attachments
         from tournament.services.confirmations import confirmations_on_boards
 

@@ -34,7 +34,7 @@ class EventForm(forms.ModelForm):
         label=_("Reason for changing the number of rounds"), required=False, max_length=300,
         help_text=_("Needed once round 1 is paired; kept in the event's history."),
     )
-    KEPT_WHEN_LEFT_OUT = ("checkin", "player_results", "unplayed_colours")
+    KEPT_WHEN_LEFT_OUT = ("checkin", "player_results", "unplayed_colours", "pairing_edition")
     field_order = ["name", "start_date", "end_date", "venue", "pairing_system",
                    "rounds_planned", "rounds_reason", "rounds_note"]
 
@@ -44,7 +44,8 @@ class EventForm(forms.ModelForm):
             "name", "start_date", "end_date", "venue", "pairing_system", "rounds_planned",
             "rounds_note", "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
             "late_entry_vp",
-            "forfeit_counts_as_meeting", "first_mover", "unplayed_colours", "token_grace_minutes",
+            "forfeit_counts_as_meeting", "first_mover", "pairing_edition", "unplayed_colours",
+            "token_grace_minutes",
             "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",
             "checkin", "checkin_closes_at", "player_results",
         ]
@@ -87,7 +88,7 @@ class EventForm(forms.ModelForm):
         if not settled:
             del self.fields["rounds_reason"]
             return
-        fixed = ["pairing_system", "pairing_order", "first_mover"]
+        fixed = ["pairing_system", "pairing_order", "first_mover", "pairing_edition"]
         if self.instance.pairing_system == Event.PairingSystem.ROUND_ROBIN:
             fixed.append("rounds_planned")
         for name in fixed:

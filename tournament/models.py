@@ -67,6 +67,12 @@ class Event(models.Model):
         NOTHING = "nothing", _("They add nothing (the earlier rule: not playing can rank "
                                "above a played loss)")
 
+    class PairingEdition(models.TextChoices):
+        """The FIDE (Dutch) System's edition the Swiss rounds are paired by (docs/pairing.md)."""
+
+        FIDE_2025 = "2025", _("FIDE (Dutch) System as amended in 2025, in force (bbpPairings)")
+        FIDE_2017 = "2017", _("FIDE (Dutch) System 2017, the earlier edition (py4swiss)")
+
     class FirstMover(models.TextChoices):
         FIRST = "first", _("Seed 1 plays first on board 1 of round 1")
         SECOND = "second", _("Seed 1 plays second on board 1 of round 1")
@@ -128,6 +134,13 @@ class Event(models.Model):
     first_mover = models.CharField(
         _("first move in round 1"), max_length=10, choices=FirstMover.choices,
         default=FirstMover.FIRST,
+    )
+    pairing_edition = models.CharField(
+        _("pairing rules"), max_length=4, choices=PairingEdition.choices,
+        default=PairingEdition.FIDE_2025,
+        help_text=_("Swiss only. The 2025 amendment changed who may receive the pairing bye "
+                    "and the pairing of the last rounds. An event keeps the edition it began "
+                    "with."),
     )
     lot_seed = models.BigIntegerField(
         _("seed of the lot"), null=True, blank=True, editable=False,
@@ -294,6 +307,11 @@ class Round(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     pairing_note = models.TextField(blank=True)
+    paired_by = models.CharField(
+        max_length=120, blank=True,
+        help_text=_("The engine and edition that paired the round ('' by hand or for a round "
+                    "robin), as the round page shows it."),
+    )
     paired_on = models.JSONField(
         default=dict, blank=True,
         help_text="Each player's VP before the round as it was paired, by pairing number "

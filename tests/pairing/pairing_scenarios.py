@@ -23,6 +23,8 @@ def start_event(players: int, rounds: int, rng: random.Random, *, late: bool = T
         half_bye=rng.choice([0.5, 0.0]),
         forfeit_is_meeting=rng.random() < 0.3,
     )
+    if settings.half_bye != settings.draw:  # bbpPairings scores H as a draw: the 2017 engine
+        settings = replace(settings, edition="2017")
     late_ones = set(rng.sample(range(1, players + 1), players // 8)) if late else set()
     entries = []
     for number in range(1, players + 1):

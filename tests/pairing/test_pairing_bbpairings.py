@@ -68,7 +68,7 @@ def test_bbpairings_never_seats_a_withdrawn_player(bbpairings, seed):
 @pytest.mark.parametrize("seed", range(12))
 def test_round_one_with_players_left_out_is_paired_as_bbpairings_pairs_it(bbpairings, seed):
     rng = random.Random(1000 + seed)
-    event = start_event(rng.randint(7, 40), 7, rng, late=False)
+    event = _readable(start_event(rng.randint(7, 40), 7, rng, late=False), rng)
     out = set(rng.sample([p.number for p in event.players], rng.randint(1, 5)))
     players = tuple(
         replace(p, status=rng.choice([Status.ABSENT, Status.HALF_BYE, Status.WITHDRAWN]))

@@ -39,7 +39,7 @@ def test_trf_pair_prints_the_in_process_pairing_of_the_exported_file(tmp_path, s
 def test_trf_pair_refuses_malformed_files_with_the_place(tmp_path):
     path = tmp_path / "bad.trf"
     path.write_text(export_trf(new_event(4, Settings(5))).replace("XXR 5", "XXR x"))
-    with pytest.raises(CommandError, match=r"bad.trf: line 5, column 5: XXR 'x'"):
+    with pytest.raises(CommandError, match=r"bad.trf: line 6, column 5: XXR 'x'"):
         trf_pair(path)
     with pytest.raises(CommandError, match=r"cannot read .*missing\.trf"):
         trf_pair(tmp_path / "missing.trf")

@@ -126,7 +126,8 @@ def test_custom_argument_templates_reach_the_program(tmp_path):
 def test_engines_are_chosen_by_name_and_unknown_ones_refused():
     assert isinstance(get_engine(), DutchEngine)
     assert get_engine("dutch").name == "dutch"
-    with pytest.raises(EngineConfigError, match="unknown pairing engine 'burstein'; valid: dutch"):
+    with pytest.raises(EngineConfigError,
+                       match="unknown pairing engine 'burstein'; valid: bbpairings, dutch, ext"):
         get_engine("burstein")
     with pytest.raises(EngineConfigError, match="no option\\(s\\) 'speed'; valid: none"):
         get_engine("dutch", speed=2)
@@ -141,7 +142,7 @@ def test_engines_are_chosen_by_name_and_unknown_ones_refused():
 def test_the_in_process_engine_parses_strictly():
     good = export_trf(new_event(4, Settings(5)))
     assert len(DutchEngine().pair(good)) == 2
-    with pytest.raises(TrfError, match="line 1, column 92: colour 'q'"):
+    with pytest.raises(TrfError, match="line 2, column 92: colour 'q'"):  # line 1: 192
         DutchEngine().pair(good.replace("0.0    1", "0.0    1     9 q 1"))
     with pytest.raises(TrfError, match="the number of rounds \\(XXR\\) is missing"):
         DutchEngine().pair(good.replace("XXR 5\n", ""))
@@ -170,7 +171,7 @@ def test_the_dutch_engine_pairs_on_the_true_points(seed, corrections):
     for player in get_player_infos_from_trf(DutchEngine.read(trf)):
         assert player.points == player.points_with_acceleration == event.tenths(player.id)
     assert import_trf(trf) == event
-    pairing = pair_swiss(event)
+    pairing = pair_swiss(event, "dutch")  # bbpPairings takes no negative XXA: see below
     assert {p for b in pairing.boards for p in (b.first, b.second)} | {pairing.bye} == set(
         range(1, 10)
     )
@@ -180,7 +181,7 @@ def test_a_half_point_decision_moves_the_winner_down_a_score_group():
     """Round 1: 1 beat 5 and 2 beat 6 by decision at ½–0; 3 and 4 won outright. On the true
     points 3 and 4 are the only players on 1 VP and meet in round 2; on the codes' points
     (four players on 1) the Dutch rules would pair 1–3 and 2–4."""
-    codes = Settings(3)
+    codes = Settings(3, edition="2017")
     record = RoundRecord
     history = {
         1: record(Result.WIN, 5, True, tenths=5), 5: record(Result.LOSS, 1, False),
@@ -197,3 +198,30 @@ def test_a_half_point_decision_moves_the_winner_down_a_score_group():
     ))
     assert frozenset((3, 4)) not in {frozenset((b.first, b.second))
                                      for b in pair_swiss(plain).boards}
+
+
+def test_bbpairings_is_refused_what_it_would_read_otherwise_and_paired_on_true_codes():
+    """bbpPairings reads ``XXA`` as an acceleration that is never negative, and scores ``H``
+    as a draw: such an event is refused with the reason, never paired on other points. The
+    same ½–0 decisions written with the codes of the points scored (D for ½, L for 0, as the
+    shell writes them) pair 3 and 4 by the 2025 rules too."""
+    record = RoundRecord
+    history = {
+        1: record(Result.WIN, 5, True, tenths=5), 5: record(Result.LOSS, 1, False),
+        2: record(Result.WIN, 6, False, tenths=5), 6: record(Result.LOSS, 2, True),
+        3: record(Result.WIN, 7, True), 7: record(Result.LOSS, 3, False),
+        4: record(Result.WIN, 8, False), 8: record(Result.LOSS, 4, True),
+    }
+    event = Event(Settings(3), tuple(Player(n, f"P{n}", history=(history[n],))
+                                     for n in range(1, 9)))
+    with pytest.raises(EngineConfigError, match="player 1 scored less than the results' codes"):
+        pair_swiss(event)
+    as_scored = {n: replace(r, result=Result.DRAW, tenths=None) if r.tenths == 5 else r
+                 for n, r in history.items()}
+    event = replace(event, players=tuple(Player(n, f"P{n}", history=(as_scored[n],))
+                                         for n in range(1, 9)))
+    assert frozenset((3, 4)) in {frozenset((b.first, b.second))
+                                 for b in pair_swiss(event).boards}
+    half_nothing = replace(event, settings=Settings(3, half_bye=0.0))
+    with pytest.raises(EngineConfigError, match=r"half-point bye scores 0\.0 but a draw 0\.5"):
+        pair_swiss(half_nothing)

@@ -123,8 +123,8 @@ def test_event_points_and_meetings():
 @pytest.mark.parametrize(
     ("records", "message"),
     [
-        (game(Result.WIN, Result.WIN, 1, 2), "incompatible"),
-        (game(Result.DRAW, Result.LOSS, 1, 2), "incompatible"),
+        (game(Result.WIN, Result.FORFEIT_LOSS, 1, 2), "incompatible"),
+        (game(Result.FORFEIT_WIN, Result.FORFEIT_WIN, 1, 2), "incompatible"),
         ((RoundRecord(Result.WIN, 3, True), RoundRecord(Result.LOSS, 1, False)), "no such"),
         ((RoundRecord(Result.WIN, 1, True), RoundRecord(Result.LOSS, 1, False)), "no such"),
         ((RoundRecord(Result.WIN, 2, True), RoundRecord(Result.LOSS, 1, True)), "both players"),
@@ -132,6 +132,7 @@ def test_event_points_and_meetings():
     ],
 )
 def test_inconsistent_games_are_refused(records, message):
+    """A played game may score any two of win, draw and loss (an arbiter's ½–0 or 1–1)."""
     with pytest.raises(InvalidEvent, match=message):
         two_player_event(*records)
 
@@ -196,3 +197,13 @@ def test_statuses_map_to_trf_absence_codes():
         Status.FULL_BYE: Result.FULL_BYE,
         Status.WITHDRAWN: None,
     }
+
+
+@pytest.mark.parametrize("codes", [(Result.WIN, Result.WIN), (Result.DRAW, Result.LOSS),
+                                   (Result.LOSS, Result.LOSS)])
+def test_an_arbiters_decision_is_each_players_points(codes):
+    """½–0, 1–1 and 0–0 on a played game are written as the points each player scored."""
+    event = Event(Settings(3), (Player(1, "A", history=(RoundRecord(codes[0], 2, True),)),
+                                Player(2, "B", history=(RoundRecord(codes[1], 1, False),))))
+    assert event.points(1) + event.points(2) == sum(
+        {Result.WIN: 1, Result.DRAW: 0.5, Result.LOSS: 0}[code] for code in codes)

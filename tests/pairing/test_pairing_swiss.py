@@ -40,9 +40,14 @@ def blocked(event: Event, a: int, b: int) -> bool:
 
 
 def may_get_bye(event: Event, number: int) -> bool:
-    """C.2: no second pairing-allocated bye, none after a forfeit win."""
+    """C.2: no second pairing-allocated bye; none after a forfeit win (2017), after any
+    round not played that scored a win's points (2025)."""
     results = {r.result for r in event.player(number).history}
-    return not results & {Result.PAIRING_BYE, Result.FORFEIT_WIN}
+    if event.settings.edition == "2017":
+        return not results & {Result.PAIRING_BYE, Result.FORFEIT_WIN}
+    win = event.settings.tenths(Result.WIN)
+    return Result.PAIRING_BYE not in results and not any(
+        not r.played and event.settings.tenths(r) >= win for r in results)
 
 
 def moves(event: Event, number: int) -> list[bool]:
@@ -252,7 +257,7 @@ class _ScriptedEngine:
         self.pairs = pairs
 
     def pair(self, trf: str) -> list[tuple[int, int]]:
-        assert trf.startswith("001")
+        assert trf.startswith("192 FIDE_DUTCH_2025\n001")
         return self.pairs
 
 

@@ -46,6 +46,7 @@ def small_event() -> Event:
 
 EXPECTED = (
     "012 Ingenious Open\n"
+    "192 FIDE_DUTCH_2025\n"
     "001    1      Ann Example                       2010" + " " * 29 + "1.0    1     3 w 1\n"
     "001    2      Bob" + " " * 64 + "1.0    2  0000 - U  0000 - H\n"
     "001    3      Cy                                1800" + " " * 29 + "0.0    3     1 b 0\n"
@@ -62,7 +63,7 @@ def test_worked_example_export():
 
 
 def test_player_line_columns_follow_the_fide_layout():
-    line = export_trf(small_event()).splitlines()[1]
+    line = export_trf(small_event()).splitlines()[2]
 
     def cols(a: int, b: int) -> str:  # 1-based inclusive, as in the FIDE description
         return line[a - 1 : b]
@@ -93,7 +94,7 @@ def test_other_settings_are_written_as_extension_lines():
         ),
         forbidden=frozenset({(4, 2)}),
     )
-    tail = export_trf(event).splitlines()[4:]
+    tail = export_trf(event).splitlines()[5:]
     assert tail == [
         "XXR 9",
         "XXC black1",
@@ -118,10 +119,10 @@ def test_a_withdrawn_player_has_a_zero_point_cell_for_the_round_to_be_paired():
         Player(3, "C", history=(RoundRecord(Result.PAIRING_BYE),)),
     ))
     text = export_trf(event)
-    assert text.splitlines()[1].endswith("    1 b 0  0000 - Z") and "XXZ 2\n" in text
+    assert text.splitlines()[2].endswith("    1 b 0  0000 - Z") and "XXZ 2\n" in text
     assert import_trf(text) == event and export_trf(import_trf(text)) == text
     finished = replace(event, settings=Settings(1))
-    assert export_trf(finished).splitlines()[1].endswith("    1 b 0")
+    assert export_trf(finished).splitlines()[2].endswith("    1 b 0")
     half = text.replace("1 b 0  0000 - Z", "1 b 0  0000 - H")
     with pytest.raises(TrfError, match="Z for a player on XXZ"):
         import_trf(half)
@@ -172,10 +173,10 @@ def test_py4swiss_reads_our_export_strictly_and_agrees(players, seed):
         if rng.random() < 0.3:
             break
 
-    class Text:  # py4swiss does not know bbpPairings' points lines (BBW, BBD, ...)
+    class Text:  # py4swiss knows neither bbpPairings' points lines (BBW, ...) nor line 192
         def open(self, *args: object, **kwargs: object) -> io.StringIO:
             lines = export_trf(event).splitlines(True)
-            return io.StringIO("".join(x for x in lines if not x.startswith("BB")))
+            return io.StringIO("".join(x for x in lines if not x.startswith(("BB", "192"))))
 
     parsed = TrfParser.parse(Text(), strict=True)  # type: ignore[arg-type]
     assert parsed.x_section.number_of_rounds == event.settings.rounds
@@ -293,12 +294,13 @@ def test_malformed_files_are_refused_naming_line_and_column(change, message, lin
     with pytest.raises(TrfError) as info:
         import_trf(change(EXPECTED))
     assert message in str(info.value)
-    assert (info.value.line, info.value.column) == (line, column)
+    # the lines above are counted as the file was before line 192 (the edition) came second
+    assert (info.value.line, info.value.column) == (line and line + 1, column)
 
 
 def test_inconsistent_games_and_empty_files_are_refused():
     with pytest.raises(InvalidEvent, match="incompatible"):
-        import_trf(EXPECTED.replace("    1 b 0", "    1 b 1").replace(" 0.0    3", " 1.0    3"))
+        import_trf(EXPECTED.replace("    1 b 0", "    1 b +").replace(" 0.0    3", " 1.0    3"))
     with pytest.raises(TrfError, match="no player lines"):
         import_trf("XXR 5\n")
 

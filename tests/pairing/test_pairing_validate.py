@@ -105,8 +105,23 @@ def test_a_second_bye_or_a_bye_after_a_forfeit_win():
     assert [w.message for w in warnings if w.code == "second_bye"] == ["Bob (2) already had a bye"]
     warnings = validate_pairing(event(), pairing((4, 1), (2, 3), bye=5))
     assert [w.message for w in warnings if w.code == "second_bye"] == [
+        "Eve (5) already had a win's points without playing"  # C.2 as amended in 2025
+    ]
+    by_2017 = replace(event(), settings=replace(event().settings, edition="2017"))
+    warnings = validate_pairing(by_2017, pairing((4, 1), (2, 3), bye=5))
+    assert [w.message for w in warnings if w.code == "second_bye"] == [
         "Eve (5) already had a forfeit win"
     ]
+
+
+def test_a_full_point_bye_bars_the_pairing_bye_by_the_2025_rules_only():
+    """C.2 as amended in 2025: any round not played that scored a win's points bars the
+    pairing-allocated bye; the 2017 edition barred a bye and a forfeit win only."""
+    full = Event(Settings(5), (Player(1, "A", history=(RoundRecord(Result.FULL_BYE),)),
+                               Player(2, "B", history=(RoundRecord(Result.HALF_BYE),))))
+    assert (full.bye_barred(1), full.bye_barred(2)) == ("win_unplayed", None)
+    by_2017 = replace(full, settings=Settings(5, edition="2017"))
+    assert (by_2017.bye_barred(1), by_2017.bye_barred(2)) == (None, None)
 
 
 def test_the_engine_round_passes_the_checker():

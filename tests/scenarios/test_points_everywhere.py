@@ -60,18 +60,20 @@ def test_late_entry_decision_and_bye_points_are_one_number_everywhere(story):
     assert standings[broken.first] == standings[broken.second] == 1
     assert standings[bye] == 1 and standings[LATE] == Decimal("0.5")
 
-    # The TRF: the late entry's missed round is a half-point bye, the other three carry their
-    # true points on XXA lines; every points column is the standings' VP.
+    # The TRF: the late entry's missed round is a half-point bye; each decision is coded by
+    # the points each player scored (½–0 a draw and a loss, 1–1 two wins), so no engine needs
+    # a correction (bbpPairings takes no negative one); the bye given a full point carries its
+    # extra ½ on an XXA line; every points column is the standings' VP.
     lines = trf_lines(story)
     assert lines[LATE][91:99] == "0000 - H"
     for name, vp in standings.items():
         assert Decimal(lines[name][80:84]) == vp, (name, lines[name])
     number = {name: int(line[4:8]) for name, line in lines.items() if line.startswith("001")}
-    assert lines[f"XXA {number[slow.first]}"] == " 0.0 -0.5"
-    assert lines[f"XXA {number[broken.first]}"] == lines[f"XXA {number[broken.second]}"] == (
-        " 0.0  0.5")
+    codes = {name: lines[name][98] for name in (slow.first, slow.second, broken.first,
+                                                 broken.second)}
+    assert codes == {slow.first: "=", slow.second: "0", broken.first: "1", broken.second: "1"}
     assert lines[f"XXA {number[bye]}"] == " 0.0  0.5"
-    assert f"XXA {number[slow.second]}" not in lines and f"XXA {number[LATE]}" not in lines
+    assert [key for key in lines if key.startswith("XXA")] == [f"XXA {number[bye]}"]
 
     # Round 2 is paired on those points: the round page's "VP" columns are the standings'.
     r2 = arbiter.pairs_next_round()

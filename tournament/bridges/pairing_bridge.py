@@ -8,9 +8,13 @@ the core's :class:`RoundPairing` back into boards. Nothing else builds pairing i
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
+from importlib import metadata
 
+from django.conf import settings
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 from tournament import pairing as core
@@ -42,8 +46,15 @@ def settings_for(event: Event) -> core.Settings:
         first_move = core.Settings.first_move_by_lot(random.Random(event.lot_seed or 0))
     return core.Settings(
         rounds=event.rounds_planned, first_move=first_move, bye=float(event.bye_vp),
-        forfeit_is_meeting=event.forfeit_counts_as_meeting,
+        forfeit_is_meeting=event.forfeit_counts_as_meeting, edition=event.pairing_edition,
     )
+
+
+#: A played game's code for the VP the player scored: an arbiter's ½–0 is a draw and a loss,
+#: so the codes score the true points and no engine needs a (negative) ``XXA`` correction,
+#: which bbpPairings cannot read.
+_PLAYED_CODE = {Fraction(1): core.Result.WIN, Fraction(1, 2): core.Result.DRAW,
+                Fraction(0): core.Result.LOSS}
 
 
 def _game_codes(game: Game) -> tuple[core.Result, core.Result]:
@@ -56,11 +67,7 @@ def _game_codes(game: Game) -> tuple[core.Result, core.Result]:
         and game.first_vp == game.second_vp == 0
     ):
         return core.Result.FORFEIT_LOSS, core.Result.FORFEIT_LOSS
-    if game.first_vp > game.second_vp:
-        return core.Result.WIN, core.Result.LOSS
-    if game.first_vp < game.second_vp:
-        return core.Result.LOSS, core.Result.WIN
-    return core.Result.DRAW, core.Result.DRAW
+    return _PLAYED_CODE[game.first_vp], _PLAYED_CODE[game.second_vp]
 
 
 def _record(code: core.Result, vp: Fraction, opponent: int = 0,
@@ -130,20 +137,87 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None) ->
     return core.Event(settings_for(event), tuple(core_players), name=event.name)
 
 
-def pair_round(event: Event, number: int) -> core.RoundPairing:
-    """The core's pairing of round ``number`` (Swiss or the Berger table)."""
+@dataclass(frozen=True)
+class Paired:
+    """A round's pairing and what made it (``Round.paired_by``: :func:`paired_by_text`)."""
+
+    pairing: core.RoundPairing
+    by: str = ""
+
+
+def pair_round(event: Event, number: int) -> Paired:
+    """The core's pairing of round ``number`` (Swiss or the Berger table).
+
+    A Swiss round is paired by the event's edition of the FIDE (Dutch) System. When its
+    engine is not installed (bbpPairings not built: no compiler where ``make setup`` ran) the
+    round is paired by the 2017 edition, and ``by`` says so: the round page, the history and
+    the dashboard show it, never a quiet change of rules.
+    """
+    if event.pairing_system != Event.PairingSystem.ROUND_ROBIN:
+        built = build_event(event, number - 1, number)
+        edition, missing = built.settings.edition, False
+        try:
+            engine = core.engine_for(edition)
+        except core.EngineMissing:
+            edition, missing = "2017", True
+            built = replace(built, settings=replace(built.settings, edition=edition))
+            engine = core.engine_for(edition)
+        by = f"{engine.name}:{edition}" + (":missing" if missing else "")
+        return Paired(core.pair_swiss(built, engine), by)
+    return Paired(_berger_round(event, number))
+
+
+def engine_missing(event: Event) -> str:
+    """Why the event's Swiss rounds cannot be paired by its edition here ('' when they can):
+    the dashboard says it before a round is paired by the 2017 edition instead."""
     if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
-        n = event.players.count()
-        if number > n - 1 + n % 2:
-            raise core.InvalidEvent(f"a round robin of {n} players has {n - 1 + n % 2} rounds")
-        pairing = core.berger_schedule(n)[number - 1]
-        if settings_for(event).first_move == "second":
-            pairing = core.RoundPairing(
-                pairing.round, tuple(core.Board(b.second, b.first) for b in pairing.boards),
-                pairing.bye,
-            )
-        return pairing
-    return core.pair_swiss(build_event(event, number - 1, number))
+        return ""
+    try:
+        core.engine_for(event.pairing_edition)
+    except core.EngineMissing as exc:
+        return str(exc)
+    return ""
+
+
+def engine_version(name: str) -> str:
+    """The version of a pairing engine as the round page names it: the vendored
+    bbpPairings' commit, py4swiss' release."""
+    if name == "bbpairings":
+        commit = settings.BASE_DIR / "vendor" / "bbpPairings" / "COMMIT"
+        return commit.read_text(encoding="utf-8").strip()[:12] if commit.exists() else ""
+    if name == "dutch":
+        return metadata.version("py4swiss")
+    return ""
+
+
+def paired_by_text(by: str) -> str:
+    """``Round.paired_by`` in words: the engine, its version and the edition."""
+    if not by:
+        return ""
+    name, _sep, rest = by.partition(":")
+    edition, _sep, missing = rest.partition(":")
+    engine = f"{core.ENGINE_LABELS.get(name, name)} {engine_version(name)}".strip()
+    text = _("Paired by %(engine)s, FIDE (Dutch) System %(edition)s.") % {
+        "engine": engine, "edition": edition}
+    if missing:
+        text += " " + _("The event is set to the 2025 edition, but its engine (bbpPairings) is "
+                        "not installed on this server: run make setup with make and g++ (see "
+                        "the README).")
+    return text
+
+
+def _berger_round(event: Event, number: int) -> core.RoundPairing:
+    """Round ``number`` of the Berger table for the event's players."""
+    n = event.players.count()
+    if number > n - 1 + n % 2:
+        raise core.InvalidEvent(f"a round robin of {n} players has {n - 1 + n % 2} rounds")
+    pairing = core.berger_schedule(n)[number - 1]
+    if settings_for(event).first_move == "second":
+        pairing = core.RoundPairing(
+            pairing.round, tuple(core.Board(b.second, b.first) for b in pairing.boards),
+            pairing.bye,
+        )
+    return pairing
 
 
 def round_pairing(round_: Round) -> core.RoundPairing:
@@ -171,4 +245,29 @@ def export_trf(event: Event) -> str:
     seeds = dict(event.players.values_list("pk", "seed"))
     ranks = {seeds[row.player_id]: row.rank
              for row in standings_bridge.standings(event, done)}
-    return core.export_trf(build_event(event, done, nxt), ranks=ranks)
+    return core.export_trf(build_event(event, done, nxt), ranks=ranks,
+                           header=trf_header(event))
+
+
+def trf_header(event: Event) -> dict[str, str | list[str]]:
+    """The FIDE header lines the event knows: venue, dates, players, type, arbiters (the
+    first named chief), rate of play, and the date of every scheduled round."""
+    arbiters = [user.get_full_name() or user.get_username()
+                for user in event.arbiters.order_by("pk")]
+    players = list(event.players.values_list("rating", flat=True))
+    swiss = event.pairing_system != Event.PairingSystem.ROUND_ROBIN
+    starts = dict(event.rounds.exclude(starts_at=None).values_list("number", "starts_at"))
+    return {
+        "022": event.venue,
+        "042": event.start_date.strftime("%Y/%m/%d") if event.start_date else "",
+        "052": event.end_date.strftime("%Y/%m/%d") if event.end_date else "",
+        "062": str(len(players)),
+        "072": str(sum(1 for rating in players if rating)),
+        "092": (f"Swiss, {core.TOURNAMENT_TYPES[event.pairing_edition]}" if swiss
+                else "Round robin (Berger tables)"),
+        "102": arbiters[0] if arbiters else "",
+        "112": ", ".join(arbiters[1:]),
+        "122": f"{event.time_control} (seconds per player)",
+        "132": [localtime(starts[n]).strftime("%y/%m/%d") if n in starts else ""
+                for n in range(1, event.rounds_planned + 1)],
+    }

@@ -1,4 +1,5 @@
-"""Pairing core: Swiss rounds (FIDE Dutch via py4swiss), Berger round robins, TRF, checks.
+"""Pairing core: Swiss rounds (the FIDE (Dutch) System: 2025 by bbpPairings, 2017 by
+py4swiss), Berger round robins, TRF, checks.
 
 Pure Python, no Django. The shell builds an :class:`Event` from its rows, calls
 :func:`pair_swiss` or :func:`berger_schedule`, and stores the :class:`RoundPairing`.
@@ -14,10 +15,11 @@ Pure Python, no Django. The shell builds an :class:`Event` from its rows, calls
 """
 
 from tournament.pairing.boards import Board, RoundPairing
-from tournament.pairing.engines import get_engine
+from tournament.pairing.engines import EDITION_ENGINES, ENGINE_LABELS, engine_for, get_engine
 from tournament.pairing.errors import (
     EngineConfigError,
     EngineError,
+    EngineMissing,
     InvalidEvent,
     NoLegalPairing,
     PairingError,
@@ -32,17 +34,22 @@ from tournament.pairing.format import (
     round_robin_rounds,
     settle_format,
 )
-from tournament.pairing.model import Event, Player, Result, RoundRecord, Settings, Status
+from tournament.pairing.model import EDITIONS, Event, Player, Result, RoundRecord, Settings, Status
 from tournament.pairing.roundrobin import berger_schedule
 from tournament.pairing.swiss import pair_swiss
-from tournament.pairing.trf import export_trf, import_trf
+from tournament.pairing.trf import TOURNAMENT_TYPES, export_trf, import_trf
 from tournament.pairing.validate import PAIRING_WARNINGS, PairingWarning, validate_pairing
 
 __all__ = [
+    "EDITIONS",
+    "EDITION_ENGINES",
+    "ENGINE_LABELS",
     "PAIRING_WARNINGS",
+    "TOURNAMENT_TYPES",
     "Board",
     "EngineConfigError",
     "EngineError",
+    "EngineMissing",
     "Entrant",
     "Event",
     "Format",
@@ -60,6 +67,7 @@ __all__ = [
     "System",
     "TrfError",
     "berger_schedule",
+    "engine_for",
     "export_trf",
     "get_engine",
     "import_trf",

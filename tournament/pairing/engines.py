@@ -11,7 +11,9 @@ pairing-allocated bye; it raises :class:`NoLegalPairing` when the round cannot b
 from __future__ import annotations
 
 import io
+import os
 import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
@@ -27,10 +29,11 @@ from tournament.pairing.boards import parse_pairs
 from tournament.pairing.errors import (
     EngineConfigError,
     EngineError,
+    EngineMissing,
     NoLegalPairing,
     TrfError,
 )
-from tournament.pairing.model import Event, Status
+from tournament.pairing.model import Event, Player, Result, Status
 from tournament.pairing.trf import export_trf, import_trf, points_columns
 
 
@@ -96,10 +99,11 @@ class DutchEngine:
         points and the true ones are put back in what it parsed: the column it orders boards
         by, and the accelerations it forms score groups with.
         """
-        event = import_trf(trf)
-        # py4swiss knows neither XXA corrections nor bbpPairings' points lines (BBW, ...)
+        event = _classic_codes(import_trf(trf))
+        # py4swiss knows neither XXA corrections, nor bbpPairings' points lines (BBW, ...), nor
+        # the header lines beyond the name (192: the edition)
         text = "".join(line for line in export_trf(event, true_points=False).splitlines(True)
-                       if not line.startswith("BB"))
+                       if line.startswith(("001", "012", "XX")))
         try:
             parsed = TrfParser.parse(_TextFile(text), strict=True)  # type: ignore[arg-type]
         except ParsingError as exc:
@@ -113,6 +117,29 @@ class DutchEngine:
             if any(corrections):
                 parsed.x_section.accelerations[section.starting_number] = list(corrections)
         return parsed
+
+
+def _classic_codes(event: Event) -> Event:
+    """``event`` with every played game coded win–loss or draw–draw, as py4swiss requires,
+    each player keeping the points scored (an arbiter's ½–0 becomes a win by ½ and a loss:
+    the difference is the correction :meth:`DutchEngine.read` gives py4swiss)."""
+    settings = event.settings
+    by_number = {p.number: p for p in event.players}
+    classic = {Result.WIN: Result.LOSS, Result.LOSS: Result.WIN, Result.DRAW: Result.DRAW}
+
+    def recoded(player: Player) -> Player:
+        history = []
+        for index, record in enumerate(player.history):
+            if record.result in classic and record.opponent in by_number:
+                theirs = by_number[record.opponent].history[index]
+                mine, their = settings.scored(record), settings.scored(theirs)
+                code = (Result.WIN if mine > their else Result.LOSS if mine < their
+                        else Result.DRAW)
+                record = replace(record, result=code, tenths=mine)
+            history.append(record)
+        return replace(player, history=tuple(history))
+
+    return replace(event, players=tuple(recoded(p) for p in event.players))
 
 
 def _numbers_of_the_paired(event: Event) -> dict[int, int] | None:
@@ -193,11 +220,80 @@ class ExternalEngine:
                 raise EngineError(f"{argv[0]!r} wrote an unreadable pairing: {exc}") from None
 
 
+class BbpPairingsEngine(ExternalEngine):
+    """bbpPairings, FIDE-endorsed, the FIDE (Dutch) System as amended in 2025: the program
+    ``make setup`` builds from ``vendor/bbpPairings`` into the virtualenv, or ``command``.
+
+    It reads the TRF we write as it is (``XXA`` as accelerations, the ``BBx`` points lines,
+    ``192 FIDE_DUTCH_2025``). A missing program raises :class:`EngineMissing`, so the shell can
+    say so rather than pair by another edition without a word.
+    """
+
+    name = "bbpairings"
+    OPTIONS: ClassVar[tuple[str, ...]] = ("command", "timeout")
+
+    def __init__(self, command: str | Path | None = None, timeout: float = 60.0) -> None:
+        program = Path(command) if command else bbpairings_program()
+        if not program.is_file():
+            raise EngineMissing(
+                f"bbpPairings, the engine of the FIDE (Dutch) System 2025, is not installed "
+                f"({program}): run make setup on a machine with make and g++, or set BBPAIRINGS")
+        super().__init__(program, timeout=timeout)
+
+    def pair(self, trf: str) -> list[tuple[int, int]]:
+        """Pair ``trf`` with bbpPairings, once our reader has checked it scores nothing that
+        bbpPairings would read otherwise (:func:`bbpairings_reads`)."""
+        problem = bbpairings_reads(import_trf(trf))
+        if problem:
+            raise EngineConfigError(f"bbpPairings cannot pair this event: {problem}")
+        return super().pair(trf)
+
+
+def bbpairings_reads(event: Event) -> str:
+    """Why bbpPairings would read ``event``'s TRF otherwise than we do ('' when it reads it
+    as we do): it scores ``H`` as a draw and ``F`` and ``+`` as a win whatever the file says,
+    and reads ``XXA`` as an acceleration that is never negative."""
+    settings = event.settings
+    if settings.half_bye != settings.draw:
+        return f"a half-point bye scores {settings.half_bye} but a draw {settings.draw}"
+    for name in ("full_bye", "forfeit_win"):
+        points = getattr(settings, name)
+        if points != settings.win:
+            return f"a {name.replace('_', ' ')} scores {points}, a win {settings.win}"
+    for player in event.players:
+        if min(event.corrections(player.number)) < 0:
+            return (f"player {player.number} scored less than the results' codes give "
+                    f"(a negative XXA line)")
+    return ""
+
+
+def bbpairings_program() -> Path:
+    """Where bbpPairings is: ``BBPAIRINGS``, else where ``make setup`` builds it (beside this
+    Python, in the virtualenv's ``bin``)."""
+    return Path(os.environ.get("BBPAIRINGS") or Path(sys.prefix, "bin", "bbpPairings"))
+
+
 #: Engines by name; :func:`get_engine` is the only way the rest of the code picks one.
 ENGINES: dict[str, type[DutchEngine] | type[ExternalEngine]] = {
     "dutch": DutchEngine,
+    "bbpairings": BbpPairingsEngine,
     "external": ExternalEngine,
 }
+#: The engine of each edition of the FIDE (Dutch) System (``Settings.edition``): bbpPairings
+#: pairs by the 2025 amendment only; py4swiss 0.3.1 by the 2017 edition (its pairings equal
+#: bbpPairings 5.0.1's on 1,106 of 1,108 rounds, docs/pairing.md).
+EDITION_ENGINES = {"2025": "bbpairings", "2017": "dutch"}
+#: How the round page and the history name what paired a round, by engine name.
+ENGINE_LABELS = {"bbpairings": "bbpPairings", "dutch": "py4swiss", "external": "external engine"}
+
+
+def engine_for(edition: str) -> Engine:
+    """The engine that pairs by ``edition``; :class:`EngineMissing` when it is not installed."""
+    try:
+        return get_engine(EDITION_ENGINES[edition])
+    except KeyError:
+        raise EngineConfigError(f"no engine pairs by the {edition!r} edition; "
+                                f"valid: {', '.join(EDITION_ENGINES)}") from None
 
 
 def get_engine(name: str = "dutch", **options: object) -> Engine:

@@ -49,3 +49,8 @@ class EngineError(PairingError):
 
 class EngineConfigError(PairingError, ValueError):
     """An engine was asked for by an unknown name or with unknown or missing options."""
+
+
+class EngineMissing(EngineError):
+    """The engine of the event's edition is not installed here (bbpPairings not built): the
+    shell says so and lets the arbiter decide, never pairs by another edition quietly."""

@@ -47,11 +47,13 @@ class Result(StrEnum):
 
 
 #: Result pairs that can make up one game (player's result, opponent's result).
+#: Results two opponents may have for one game: a played game any two of win, draw and loss,
+#: as an arbiter's decision may score it (½–0, 1–1, 0–0: each code the points the player
+#: scored, which bbpPairings reads as JaVaFo does); a forfeit one win and one loss or none.
+_PLAYED = (Result.WIN, Result.DRAW, Result.LOSS)
 _COMPATIBLE = frozenset(
     {
-        (Result.WIN, Result.LOSS),
-        (Result.LOSS, Result.WIN),
-        (Result.DRAW, Result.DRAW),
+        *((a, b) for a in _PLAYED for b in _PLAYED),
         (Result.FORFEIT_WIN, Result.FORFEIT_LOSS),
         (Result.FORFEIT_LOSS, Result.FORFEIT_WIN),
         (Result.FORFEIT_LOSS, Result.FORFEIT_LOSS),
@@ -147,6 +149,12 @@ def _tenths(value: float, what: str) -> int:
     return tenths
 
 
+#: The editions of the FIDE (Dutch) System (C.04.3) an event may be paired by: the 2025
+#: amendment (in force since 2026, the default) and the 2017 edition an event begun under it
+#: keeps. ``tournament.pairing.engines.EDITION_ENGINES`` names the engine of each.
+EDITIONS = ("2025", "2017")
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """How the event scores and pairs.
@@ -154,7 +162,8 @@ class Settings:
     ``first_move`` says whether pairing number 1 moves ``"first"`` or ``"second"`` in round 1
     (TRF ``XXC white1`` / ``black1``); draw it with :meth:`first_move_by_lot` when the arbiter
     leaves it to chance. ``forfeit_is_meeting`` makes a forfeit block a rematch (FIDE: it does
-    not). Points are VP; a loss, a forfeit loss and a zero-point bye score 0.
+    not). Points are VP; a loss, a forfeit loss and a zero-point bye score 0. ``edition`` is
+    the FIDE (Dutch) System's edition the Swiss rounds are paired by (:data:`EDITIONS`).
     """
 
     rounds: int
@@ -166,10 +175,14 @@ class Settings:
     full_bye: float = 1.0
     forfeit_win: float = 1.0
     forfeit_is_meeting: bool = False
+    edition: str = "2025"
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 99:
             raise InvalidEvent(f"rounds must be between 1 and 99, got {self.rounds!r}")
+        if self.edition not in EDITIONS:
+            raise InvalidEvent(f"edition must be one of {', '.join(EDITIONS)}, "
+                               f"got {self.edition!r}")
         if self.first_move not in ("first", "second"):
             raise InvalidEvent(f"first_move must be 'first' or 'second', got {self.first_move!r}")
         for name in ("win", "draw", "bye", "half_bye", "full_bye", "forfeit_win"):
@@ -344,6 +357,22 @@ class Event:
             total += settings.scored(record) - settings.tenths(record.result)
             running.append(total)
         return tuple(running)
+
+    def bye_barred(self, number: int) -> str | None:
+        """Why criterion C.2 bars ``number`` from the pairing-allocated bye, None if it does
+        not: ``"bye"`` (had one), else by the event's edition ``"forfeit_win"`` (2017: a
+        forfeit win) or ``"win_unplayed"`` (2025: any round not played that scored a win's
+        points, a forfeit win or a full-point bye among them)."""
+        history = self.player(number).history
+        if any(r.result is Result.PAIRING_BYE for r in history):
+            return "bye"
+        settings = self.settings
+        if settings.edition == "2017":
+            won = any(r.result is Result.FORFEIT_WIN for r in history)
+            return "forfeit_win" if won else None
+        win = settings.tenths(Result.WIN)
+        won = any(not r.result.played and settings.tenths(r.result) >= win for r in history)
+        return "win_unplayed" if won else None
 
     def points(self, number: int) -> float:
         """A player's score so far in VP."""

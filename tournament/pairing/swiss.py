@@ -7,20 +7,22 @@ engine can cause an error but never a half-paired round or a rematch on the wall
 from __future__ import annotations
 
 from tournament.pairing.boards import Board, RoundPairing
-from tournament.pairing.engines import Engine, get_engine
+from tournament.pairing.engines import Engine, engine_for, get_engine
 from tournament.pairing.errors import EngineError, InvalidEvent, NoLegalPairing
 from tournament.pairing.model import Event, Status
 from tournament.pairing.trf import export_trf
 from tournament.pairing.validate import HARD, validate_pairing
 
 
-def pair_swiss(event: Event, engine: Engine | str = "dutch") -> RoundPairing:
-    """Pair round ``event.rounds_played + 1`` with the FIDE Dutch rules (or ``engine``).
+def pair_swiss(event: Event, engine: Engine | str | None = None) -> RoundPairing:
+    """Pair round ``event.rounds_played + 1`` by the FIDE (Dutch) System's edition the event
+    is paired by (``event.settings.edition``, :data:`EDITION_ENGINES`), or by ``engine``.
 
     Players with status PLAYING are paired or get the pairing-allocated bye exactly once;
     absent and withdrawn players are left out. Boards come in the Dutch publishing order.
     Raises :class:`NoLegalPairing` when the absolute criteria (no rematch, one pairing bye per
-    player, first-move limits) cannot all be met: the arbiter then pairs by hand.
+    player, first-move limits) cannot all be met: the arbiter then pairs by hand, and
+    :class:`EngineMissing` when the edition's engine is not installed.
     """
     next_round = event.rounds_played + 1
     if next_round > event.settings.rounds:
@@ -28,7 +30,8 @@ def pair_swiss(event: Event, engine: Engine | str = "dutch") -> RoundPairing:
     playing = [p.number for p in event.players if p.status is Status.PLAYING]
     if not playing:
         raise NoLegalPairing(f"round {next_round}: no player is available")
-    chosen = get_engine(engine) if isinstance(engine, str) else engine
+    chosen = (engine_for(event.settings.edition) if engine is None
+              else get_engine(engine) if isinstance(engine, str) else engine)
     try:
         pairs = chosen.pair(export_trf(event))
     except NoLegalPairing as exc:

@@ -20,11 +20,19 @@ Mapping (docs/pairing.md has the full table):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from tournament.pairing.errors import InvalidEvent, TrfError
-from tournament.pairing.model import Event, Player, Result, RoundRecord, Settings, Status
+from tournament.pairing.model import (
+    EDITIONS,
+    Event,
+    Player,
+    Result,
+    RoundRecord,
+    Settings,
+    Status,
+)
 
 _NAME, _RATING, _POINTS, _RANK, _CELLS = (14, 47), (48, 52), (80, 84), (85, 89), 89
 _SINGLE = {"PAB": "bye", "HPB": "half_bye", "FPB": "full_bye", "FW": "forfeit_win"}
@@ -46,6 +54,47 @@ _EXTENSIONS = ("XXR", "XXC", "XXS", "XXZ", "XXP", "XXA", "BBW", "BBD", "BBL", "B
 _BB = {"BBW": ("win_first", "win_second"), "BBD": ("draw_first", "draw_second"),
        "BBU": ("bye",), "BBL": (), "BBZ": (), "BBF": ()}
 _IGNORED_PREFIXES = ("0", "1", "2", "3")  # other FIDE header and team lines: not ours to keep
+
+
+#: Line ``192`` (type of tournament) for each edition: bbpPairings' name of the 2025 rules, and
+#: one for the 2017 edition that it refuses ("unsupported tournament type") rather than pair a
+#: 2017 event by the 2025 rules. A file without the line is paired by the edition in force.
+TOURNAMENT_TYPES = {"2025": "FIDE_DUTCH_2025", "2017": "FIDE_DUTCH_2017"}
+_EDITION_OF = {"FIDE_DUTCH": "2025"} | {name: edition for edition, name in TOURNAMENT_TYPES.items()}
+#: FIDE header lines the export writes when the shell knows them: place, federation, first and
+#: last day, players, rated players, type, chief arbiter, deputy arbiters, rate of play, round
+#: dates (``132``: one ``YY/MM/DD`` above each round's column).
+HEADER_CODES = ("022", "032", "042", "052", "062", "072", "092", "102", "112", "122", "132")
+
+
+def _edition(text: str, row: int) -> str:
+    try:
+        return _EDITION_OF[text]
+    except KeyError:
+        known = ", ".join(sorted(_EDITION_OF))
+        raise TrfError(f"tournament type {text!r} is not one we pair (known: {known})",
+                       row, 5) from None
+
+
+def _header_lines(header: Mapping[str, str | Sequence[str]] | None,
+                  rounds: int) -> list[tuple[str, str]]:
+    """The header lines of ``header`` in FIDE order, each on one line; ``132``'s dates placed
+    above the round columns of the player lines."""
+    lines = []
+    for code in HEADER_CODES:
+        value = (header or {}).get(code)
+        if not value:
+            continue
+        if code == "132":
+            dates = list(value)[:rounds]
+            if not any(dates):
+                continue
+            # "132" + 4 columns, then each round's date in its 10-column cell (col 92 on)
+            text = " " * (_CELLS - 4) + "".join(f"  {date:<8}" for date in dates)
+        else:
+            text = " ".join(str(value).split())
+        lines.append((code, text.rstrip()))
+    return lines
 
 
 def _decimal(tenths: int) -> str:
@@ -80,14 +129,18 @@ def points_columns(event: Event, *, true_points: bool = True) -> dict[int, int]:
 
 
 def export_trf(event: Event, *, true_points: bool = True,
-               ranks: Mapping[int, int] | None = None) -> str:
+               ranks: Mapping[int, int] | None = None,
+               header: Mapping[str, str | Sequence[str]] | None = None) -> str:
     """Write ``event`` as TRF-16 text (ready for an engine to pair the next round).
 
     Names longer than the 33-character column are cut. The rank column is ``ranks`` (pairing
     number to place: the standings' order, which the shell knows) where given, else the order
     by points, then pairing number; engines do not read it. ``true_points=False`` writes the
     codes' points and no ``XXA`` line, for a reader that cannot take a correction (the Dutch
-    engine adds them back itself).
+    engine adds them back itself). ``header`` gives the FIDE header lines the shell knows
+    (:data:`HEADER_CODES`: place, dates, arbiters, ...; ``132`` the round dates, one per
+    round); engines do not read them and :func:`import_trf` skips them. Line ``192`` names the
+    edition the event is paired by (:data:`TOURNAMENT_TYPES`).
     """
     settings = event.settings
     columns = points_columns(event, true_points=true_points)
@@ -99,6 +152,8 @@ def export_trf(event: Event, *, true_points: bool = True,
         order = sorted(event.players, key=lambda p: (-columns[p.number], p.number))
         ranks = {player.number: rank for rank, player in enumerate(order, start=1)}
     lines = [f"012 {event.name}"] if event.name else []
+    lines += [f"{code} {text}" for code, text in _header_lines(header, settings.rounds)]
+    lines.append(f"192 {TOURNAMENT_TYPES[settings.edition]}")
     for player in event.players:
         lines.append(_player_line(player, columns[player.number], ranks[player.number],
                                   settings.rounds))
@@ -182,7 +237,7 @@ def import_trf(text: str) -> Event:
     :class:`InvalidEvent` when the games do not agree between the two players' lines.
     Round trip: ``export_trf(import_trf(export_trf(event))) == export_trf(event)``.
     """
-    name, rows, extensions = "", [], {}
+    name, rows, extensions, edition = "", [], {}, EDITIONS[0]
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r\n")
         if not line.strip() or line.startswith("#"):
@@ -192,6 +247,8 @@ def import_trf(text: str) -> Event:
             rows.append(_parse_player_line(line, number))
         elif code == "012":
             name = line[4:].strip()
+        elif code == "192":
+            edition = _edition(line[4:].strip(), number)
         elif code in _EXTENSIONS:
             if code in extensions and code in ("XXR", "XXC"):
                 raise TrfError(f"{code} appears twice", number, 1)
@@ -202,7 +259,7 @@ def import_trf(text: str) -> Event:
             raise TrfError(f"unknown line code {code!r}", number, 1)
     if not rows:
         raise TrfError("the file has no player lines ('001')")
-    settings = _parse_settings(extensions)
+    settings = replace(_parse_settings(extensions), edition=edition)
     withdrawn = {n for row, content in extensions.get("XXZ", []) for n in _numbers(content, row)}
     forbidden = set()
     for row, content in extensions.get("XXP", []):

@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from tournament.pairing.boards import RoundPairing
-from tournament.pairing.model import Event, Result, Status
+from tournament.pairing.model import Event, Status
 
 #: Code -> English text of each warning (``str.format`` fields: the warning's ``params``).
-#: ``status`` is a :class:`Status` value, ``had`` is ``bye`` or ``forfeit_win``, ``side`` is
+#: ``status`` is a :class:`Status` value, ``had`` is ``bye``, ``forfeit_win`` or
+#: ``win_unplayed`` (``Event.bye_barred``), ``side`` is
 #: ``first`` or ``second``: words a shell says in its own language (:data:`WORDS` in English).
 PAIRING_WARNINGS: dict[str, str] = {
     "unknown": "no player has pairing number {number}",
@@ -30,7 +31,8 @@ PAIRING_WARNINGS: dict[str, str] = {
     "first_move_streak": "board {board}: {name} would move {side} three games running",
 }
 WORDS = {"absent": "absent", "half_bye": "half bye", "full_bye": "full bye",
-         "withdrawn": "withdrawn", "bye": "a bye", "forfeit_win": "a forfeit win"}
+         "withdrawn": "withdrawn", "bye": "a bye", "forfeit_win": "a forfeit win",
+         "win_unplayed": "a win's points without playing"}
 
 #: Codes no engine output may ever have.
 HARD = frozenset({"unknown", "twice", "missing", "unavailable", "rematch", "second_bye"})
@@ -93,9 +95,8 @@ def validate_pairing(event: Event, pairing: RoundPairing) -> list[PairingWarning
                 _first_moves(event, number, first, index, warn)
 
     if pairing.bye is not None and pairing.bye in known:
-        earlier = [r.result for r in event.player(pairing.bye).history]
-        if Result.PAIRING_BYE in earlier or Result.FORFEIT_WIN in earlier:
-            had = "bye" if Result.PAIRING_BYE in earlier else "forfeit_win"
+        had = event.bye_barred(pairing.bye)
+        if had is not None:
             warn("second_bye", pairing.bye, name=name(pairing.bye), had=had)
     return warnings
 

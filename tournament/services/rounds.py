@@ -301,8 +301,9 @@ def _forfeit_absent_round_robin_games(round_: Round, *, user=None) -> None:
         absence.delete()
 
 
-def _pair(event: Event, number: int):
-    """The pairing core's answer for round ``number``, its refusals as service errors."""
+def _pair(event: Event, number: int) -> pairing_bridge.Paired:
+    """The pairing core's answer for round ``number`` and what paired it, its refusals as
+    service errors."""
     try:
         return pairing_bridge.pair_round(event, number)
     except core.NoLegalPairing as exc:
@@ -331,7 +332,7 @@ def pair_next_round(event: Event, *, user=None, over_disputes: str = "") -> Roun
     _check_ready_to_pair(event, number, over_disputes=over_disputes)
     if number == 1:
         event_format.settle(event, user=user)
-    pairing = _pair(event, number)
+    paired = _pair(event, number)
     checkin.note_pairing(event, number, user=user)
     previous = event.rounds.filter(number=number - 1).first()
     disputed = open_conflicts(previous) if previous is not None else []
@@ -342,8 +343,8 @@ def pair_next_round(event: Event, *, user=None, over_disputes: str = "") -> Roun
             user=user, reason=over_disputes)
     if previous is not None and previous.status == Round.Status.PUBLISHED:
         close_round(previous, over_disputes=bool(disputed))
-    round_ = Round.objects.create(event=event, number=number)
-    _write_boards(round_, pairing, user=user)
+    round_ = Round.objects.create(event=event, number=number, paired_by=paired.by)
+    _write_boards(round_, paired.pairing, user=user)
     return round_
 
 
@@ -428,12 +429,13 @@ def repair_round(round_: Round, *, reason: str = "", confirm: bool = False, user
     if _results_entered(round_):
         raise ServiceError(_("Round %(n)d already has results; correct them instead.")
                            % {"n": round_.number})
-    pairing = _pair(event, round_.number)
+    paired = _pair(event, round_.number)
     _removal(round_, round_.boards.all(), confirm=confirm, user=user, reason=reason,
              action=HistoryEntry.Action.ROUND_REPAIRED)
     round_.pairing_note = _("Paired again: %(r)s") % {"r": reason.strip()}
-    round_.save(update_fields=["pairing_note"])
-    _write_boards(round_, pairing, user=user)
+    round_.paired_by = paired.by
+    round_.save(update_fields=["pairing_note", "paired_by"])
+    _write_boards(round_, paired.pairing, user=user)
     return round_
 
 

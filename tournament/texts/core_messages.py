@@ -105,6 +105,7 @@ PAIRING_WARNING_MSGIDS: dict[str, Promise] = {
 PAIRING_WORDS: dict[str, Promise] = {
     "bye": _("a bye"),
     "forfeit_win": _("a forfeit win"),
+    "win_unplayed": _("a win's points without playing"),
     "first": pgettext_lazy("moves first", "first"),
     "second": pgettext_lazy("moves second", "second"),
 }

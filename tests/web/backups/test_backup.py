@@ -119,7 +119,7 @@ def test_the_rule_for_unplayed_rounds_travels_and_older_files_keep_adding_nothin
     written before it reads back with "nothing", the rule its standings were computed by; a
     crafted value is refused by name and writes nothing."""
     data = document.export_event(played_event)
-    assert data["version"] == 5 and data["event"]["unplayed_colours"] == "widest"
+    assert data["version"] == 6 and data["event"]["unplayed_colours"] == "widest"
     copy_ = document.import_event(json.loads(json.dumps(data)), slug="copy-widest")
     assert copy_.unplayed_colours == "widest"
     assert document.export_event(copy_)["event"]["unplayed_colours"] == "widest"
@@ -136,6 +136,37 @@ def test_the_rule_for_unplayed_rounds_travels_and_older_files_keep_adding_nothin
     count = Event.objects.count()
     with pytest.raises(document.BackupError, match="unplayed_colours"):
         document.import_event(crafted, slug="crafted")
+    assert Event.objects.count() == count
+
+
+def test_the_pairing_edition_travels_and_older_files_keep_pairing_by_2017(played_event):
+    """Version 6 carries the event's edition of the FIDE (Dutch) System and what paired each
+    round; a file written before it was paired by the 2017 edition and goes on by it; a
+    crafted edition is refused by name and writes nothing."""
+    round_ = played_event.rounds.get(number=1)
+    round_.paired_by = "bbpairings:2025"
+    round_.save(update_fields=["paired_by"])
+    data = document.export_event(played_event)
+    assert data["event"]["pairing_edition"] == "2025"
+    assert data["rounds"][0]["paired_by"] == "bbpairings:2025"
+    copy_ = document.import_event(json.loads(json.dumps(data)), slug="copy-2025")
+    assert copy_.pairing_edition == "2025"
+    assert copy_.rounds.get(number=1).paired_by == "bbpairings:2025"
+
+    older = json.loads(json.dumps(data))
+    older["version"] = 5
+    del older["event"]["pairing_edition"]
+    for round_data in older["rounds"]:
+        del round_data["paired_by"]
+    restored = document.import_event(older, slug="older-2017")
+    assert restored.pairing_edition == "2017"
+    assert restored.rounds.get(number=1).paired_by == ""
+
+    crafted = json.loads(json.dumps(data))
+    crafted["event"]["pairing_edition"] = "1992"
+    count = Event.objects.count()
+    with pytest.raises(document.BackupError, match="pairing_edition"):
+        document.import_event(crafted, slug="crafted-edition")
     assert Event.objects.count() == count
 
 

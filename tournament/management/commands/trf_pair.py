@@ -1,14 +1,25 @@
 """``manage.py trf_pair FILE.trf``: print the next round of a TRF file, engine-style.
 
-The output is what FIDE engines write: the number of lines that follow, then ``first second``
-per board in board order (the first player moves first), the bye as ``N 0``.
+By the FIDE (Dutch) System's edition the file names (line 192; none: the 2025 edition in
+force), or ``--edition 2017``. The output is what FIDE engines write: the number of lines that
+follow, then ``first second`` per board in board order (the first player moves first), the
+bye as ``N 0``.
 """
 
+from dataclasses import replace
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.pairing import NoLegalPairing, PairingError, get_engine, import_trf, pair_swiss
+from tournament.pairing import (
+    EDITIONS,
+    NoLegalPairing,
+    PairingError,
+    engine_for,
+    get_engine,
+    import_trf,
+    pair_swiss,
+)
 from tournament.pairing.engines import ENGINES
 
 
@@ -19,7 +30,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="TRF-16 file with the results so far")
         parser.add_argument(
-            "--engine", default="dutch", choices=sorted(ENGINES), help="pairing engine"
+            "--edition", choices=EDITIONS,
+            help="the FIDE (Dutch) System's edition to pair by: the file's line 192, else "
+                 f"{EDITIONS[0]} (in force); 2017 pairs with py4swiss, 2025 with bbpPairings",
+        )
+        parser.add_argument(
+            "--engine", choices=sorted(ENGINES),
+            help="a pairing engine instead of the edition's (external: --engine-command)",
         )
         parser.add_argument(
             "--engine-command", help="program of the external engine (JaVaFo, bbpPairings)"
@@ -38,8 +55,13 @@ class Command(BaseCommand):
         if options["engine_command"]:
             engine_options["command"] = options["engine_command"]
         try:
-            engine = get_engine(str(options["engine"]), **engine_options)
-            pairing = pair_swiss(import_trf(text), engine)
+            event = import_trf(text)
+            if options["edition"]:
+                event = replace(event, settings=replace(event.settings,
+                                                        edition=str(options["edition"])))
+            engine = (get_engine(str(options["engine"]), **engine_options)
+                      if options["engine"] else engine_for(event.settings.edition))
+            pairing = pair_swiss(event, engine)
         except NoLegalPairing as exc:
             raise CommandError(f"{path}: no legal pairing: {exc}") from None
         except PairingError as exc:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import services
+from tournament.bridges import pairing_bridge
 from tournament.bridges.standings_bridge import inconsistencies, reading_notes, tiebreak_registry
 from tournament.forms import (
     EventForm,
@@ -58,6 +59,7 @@ def dashboard(request, event):
         players=event.players.count(), format=services.event_format(event),
         order=services.order_text(event), problems=inconsistencies(event),
         checkin=checkin.summary(event) if event.checkin != Event.CheckIn.OFF else None,
+        engine_missing=pairing_bridge.engine_missing(event),
     ))
 
 

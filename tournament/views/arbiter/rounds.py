@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournament import services
-from tournament.bridges import standings_bridge
+from tournament.bridges import pairing_bridge, pairing_check, standings_bridge
 from tournament.inputs.request_input import column_range, date_time, whole_number
 from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required
@@ -62,7 +62,8 @@ def _round_page(request, event, round_, *, confirm=None, status=200):
         event, round=round_, boards=boards, not_paired=services.not_paired(round_),
         players_confirm=players_confirm, summary=confirmations.round_summary(states),
         warnings=services.pairing_warnings(round_), players=event.players.all(),
-        confirm=confirm,
+        confirm=confirm, paired_by=pairing_bridge.paired_by_text(round_.paired_by),
+        check=pairing_check.check_round(round_),
     ), status=status)
 
 

@@ -1,0 +1,111 @@
+"""The round page's pairing check: is the stored draw the one an engine makes from the TRF?
+
+Arbiters check a draw by exporting it to a second program by hand. Here the round page does
+it: the TRF the arbiter can download for the round (the same writer, the same points) is
+given to the engine of the edition the round was paired by, and its draw is compared with the
+stored one, board by board, first move included. A hand-edited draw shows each board that
+differs (the pairing warnings beside it say which criteria it breaks). The answer is cached
+by the TRF and the stored draw, so a page shown again costs no engine run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+
+from django.core.cache import cache
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from tournament import pairing as core
+from tournament.bridges import pairing_bridge
+from tournament.models import Event, Round
+
+CACHE_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One board where the stored draw and the engine's differ (pairing numbers)."""
+
+    board: int
+    ours: str
+    engines: str
+
+
+@dataclass(frozen=True)
+class PairingCheck:
+    """The check's answer: ``engine`` (its name, version and edition in words), whether
+    the draw is ``identical``, the ``differences``; ``unavailable`` says why no check ran."""
+
+    engine: str = ""
+    identical: bool = False
+    differences: tuple[Difference, ...] = ()
+    unavailable: str = ""
+
+
+def compare(event: core.Event, ours: core.RoundPairing,
+            engines: core.RoundPairing) -> tuple[Difference, ...]:
+    """Board by board in order (first move included), then the bye; players by name and
+    pairing number."""
+    def text(board: core.Board | None) -> str:
+        if board is None:
+            return "—"
+        return f"{event.player(board.first)} – {event.player(board.second)}"
+
+    def bye(number: int | None) -> str:
+        return "—" if number is None else _("bye: %(p)s") % {"p": event.player(number)}
+
+    found = []
+    for index in range(max(len(ours.boards), len(engines.boards))):
+        mine = ours.boards[index] if index < len(ours.boards) else None
+        theirs = engines.boards[index] if index < len(engines.boards) else None
+        if mine != theirs:
+            found.append(Difference(index + 1, text(mine), text(theirs)))
+    if ours.bye != engines.bye:
+        found.append(Difference(0, bye(ours.bye), bye(engines.bye)))
+    return tuple(found)
+
+
+def check_round(round_: Round) -> PairingCheck | None:
+    """The check of a Swiss round (None for a round robin, whose Berger table is exact).
+
+    The engine is the one of the edition the round was paired by (``Round.paired_by``; the
+    event's edition for a round paired by hand).
+    """
+    event = round_.event
+    if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
+        return None
+    edition = round_.paired_by.split(":")[1] if round_.paired_by else event.pairing_edition
+    try:
+        built = pairing_bridge.build_event(event, round_.number - 1, round_.number)
+    except (pairing_bridge.IncompleteRound, core.PairingError) as exc:
+        return PairingCheck(unavailable=str(exc))
+    built = replace(built, settings=replace(built.settings, edition=edition))
+    ours = pairing_bridge.round_pairing(round_)
+    trf = core.export_trf(built)
+    key = "pairing-check:" + hashlib.sha256(
+        f"{trf}\n{ours.to_text()}\n{edition}\n{get_language()}".encode()).hexdigest()
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    try:
+        engine = core.engine_for(edition)
+    except core.EngineMissing as exc:
+        return PairingCheck(unavailable=str(exc))
+    name = core.ENGINE_LABELS.get(engine.name, engine.name)
+    label = _("%(engine)s, FIDE (Dutch) System %(edition)s") % {
+        "engine": f"{name} {pairing_bridge.engine_version(engine.name)}".strip(),
+        "edition": edition}
+    try:
+        engines = core.pair_swiss(built, engine)
+    except core.NoLegalPairing:
+        checked = PairingCheck(label, unavailable=_(
+            "The engine finds no legal pairing for this round: the draw was made by hand."))
+    except core.PairingError as exc:
+        return PairingCheck(label, unavailable=str(exc))
+    else:
+        differences = compare(built, ours, engines)
+        checked = PairingCheck(label, not differences, differences)
+    cache.set(key, checked, CACHE_SECONDS)
+    return checked

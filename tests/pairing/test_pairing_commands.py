@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -64,11 +65,27 @@ def test_trf_pair_refuses_an_unknown_engine(tmp_path):
         trf_pair(path, "--engine", "dubov")
 
 
-def test_bench_pairing_prints_one_line_per_field_size():
+def test_bench_pairing_prints_one_line_per_field_size_and_edition():
     out = io.StringIO()
     call_command("bench_pairing", players=[12, 20], before=2, repeat=2, stdout=out)
     lines = out.getvalue().splitlines()
-    assert [re.fullmatch(r"players: (\d+) seconds: \d+\.\d{3}", line)[1] for line in lines] == [
-        "12",
-        "20",
-    ]
+    assert [re.fullmatch(r"players: (\d+) edition: (\d+) seconds: \d+\.\d{3}", line).groups()
+            for line in lines] == [("12", "2025"), ("12", "2017"), ("20", "2025"), ("20", "2017")]
+
+
+def test_trf_pair_pairs_by_the_files_edition_or_the_one_asked_for(tmp_path):
+    """Line 192 names the edition; --edition overrides it; without either, 2025."""
+    rng = random.Random(4)
+    event = list(run_event(start_event(21, 7, rng), rng, forfeit=0.1))[5][0]
+    event = replace(event, settings=replace(event.settings, half_bye=0.5))  # as bbpPairings
+    path = tmp_path / "event.trf"
+    path.write_text(export_trf(event), encoding="utf-8")
+    by_2025 = replace(event, settings=replace(event.settings, edition="2025"))
+    by_2017 = replace(event, settings=replace(event.settings, edition="2017"))
+    assert trf_pair(path, "--edition", "2025") == pair_swiss(by_2025).to_text()
+    assert trf_pair(path, "--edition", "2017") == pair_swiss(by_2017).to_text()
+    assert trf_pair(path) == pair_swiss(event).to_text()
+    unmarked = "".join(line for line in export_trf(by_2025).splitlines(True)
+                       if not line.startswith("192"))
+    path.write_text(unmarked, encoding="utf-8")
+    assert trf_pair(path) == pair_swiss(by_2025).to_text()

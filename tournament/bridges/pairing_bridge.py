@@ -21,6 +21,7 @@ from tournament import pairing as core
 from tournament.bridges import standings_bridge
 from tournament.bridges.standings_bridge import complete_rounds, event_results
 from tournament.models import Absence, Board, Event, Result, Round
+from tournament.pairing.engines import bbpairings_reads
 from tournament.standings import Game, InvalidEventError, InvalidResultError, ResultKind
 
 _ABSENCE_CODE = {
@@ -151,18 +152,24 @@ def pair_round(event: Event, number: int) -> Paired:
     A Swiss round is paired by the event's edition of the FIDE (Dutch) System. When its
     engine is not installed (bbpPairings not built: no compiler where ``make setup`` ran) the
     round is paired by the 2017 edition, and ``by`` says so: the round page, the history and
-    the dashboard show it, never a quiet change of rules.
+    the dashboard show it, never a quiet change of rules. So is a round bbpPairings would read
+    on other points than the standings' (``bbpairings_reads``: a bye worth more now than when
+    it was given needs a negative correction, which it cannot read).
     """
     if event.pairing_system != Event.PairingSystem.ROUND_ROBIN:
         built = build_event(event, number - 1, number)
-        edition, missing = built.settings.edition, False
+        edition, why = built.settings.edition, ""
         try:
             engine = core.engine_for(edition)
         except core.EngineMissing:
-            edition, missing = "2017", True
+            why = "missing"
+        if not why and engine.name == "bbpairings" and bbpairings_reads(built):
+            why = "unreadable"
+        if why:
+            edition = "2017"
             built = replace(built, settings=replace(built.settings, edition=edition))
             engine = core.engine_for(edition)
-        by = f"{engine.name}:{edition}" + (":missing" if missing else "")
+        by = f"{engine.name}:{edition}" + (f":{why}" if why else "")
         return Paired(core.pair_swiss(built, engine), by)
     return Paired(_berger_round(event, number))
 
@@ -199,10 +206,14 @@ def paired_by_text(by: str) -> str:
     engine = f"{core.ENGINE_LABELS.get(name, name)} {engine_version(name)}".strip()
     text = _("Paired by %(engine)s, FIDE (Dutch) System %(edition)s.") % {
         "engine": engine, "edition": edition}
-    if missing:
+    if missing == "missing":
         text += " " + _("The event is set to the 2025 edition, but its engine (bbpPairings) is "
                         "not installed on this server: run make setup with make and g++ (see "
                         "the README).")
+    elif missing == "unreadable":
+        text += " " + _("The event is set to the 2025 edition, but bbpPairings cannot read it "
+                        "as the standings count it (a pairing bye given at less than a bye is "
+                        "worth now): the 2017 edition paired it on the true points.")
     return text
 
 

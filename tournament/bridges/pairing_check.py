@@ -91,8 +91,9 @@ def check_round(round_: Round) -> PairingCheck | None:
         return cached
     try:
         engine = core.engine_for(edition)
-    except core.EngineMissing as exc:
-        return PairingCheck(unavailable=str(exc))
+    except core.EngineMissing:
+        return PairingCheck(unavailable=_(
+            "bbpPairings, the engine of the 2025 rules, is not installed on this server."))
     name = core.ENGINE_LABELS.get(engine.name, engine.name)
     label = _("%(engine)s, FIDE (Dutch) System %(edition)s") % {
         "engine": f"{name} {pairing_bridge.engine_version(engine.name)}".strip(),

@@ -32,6 +32,8 @@ class FormatInfo:
     warning: str = ""
     #: The arbiter's reason for a number of rounds the MSO rules do not play, when it applies.
     rounds_note: str = ""
+    #: The FIDE (Dutch) System's edition a Swiss is paired by (``Event.pairing_edition``).
+    edition: str = ""
 
     @property
     def is_round_robin(self) -> bool:
@@ -39,6 +41,8 @@ class FormatInfo:
 
     @property
     def label(self) -> str:
+        if self.system == Event.PairingSystem.SWISS and self.edition:
+            return _("Swiss (FIDE Dutch %(edition)s)") % {"edition": self.edition}
         return str(Event.PairingSystem(self.system).label)
 
     @property
@@ -106,14 +110,15 @@ def event_format(event: Event, *, entrants: int | None = None,
         return FormatInfo(
             event.pairing_system, event.rounds_planned, True, False, entrants,
             rounds_warning(event.pairing_system, event.rounds_planned, event.rounds_note),
-            _rounds_note(event, event.pairing_system, event.rounds_planned))
+            _rounds_note(event, event.pairing_system, event.rounds_planned),
+            event.pairing_edition)
     fmt = _forecast(event, entrants)
     warning = " ".join(filter(None, [
         small_swiss_warning(entrants, fmt.rounds) if fmt.small_swiss else "",
         rounds_warning(fmt.system.value, fmt.rounds, event.rounds_note)]))
     return FormatInfo(fmt.system.value, fmt.rounds, False,
                       event.pairing_system == Event.PairingSystem.AUTO, entrants, warning,
-                      _rounds_note(event, fmt.system.value, fmt.rounds))
+                      _rounds_note(event, fmt.system.value, fmt.rounds), event.pairing_edition)
 
 
 def planned_rounds(event: Event) -> int:

@@ -29,7 +29,7 @@ PLURALS = {"ru": 3, "sv": 2, "ko": 1, "de": 2}
 #: %(name)s / %(n)d, %s / %d, {name}: what the code fills in must survive translation.
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdfr]|%[sdfr]|\{\w*\}")
 #: The README's ``makemessages --ignore`` flags: folders whose strings are not shipped.
-IGNORED = (".venv", "tests", "data")
+IGNORED = (".venv", "tests", "data", "vendor")
 #: The files makemessages reads for each domain (its default extensions).
 SOURCES = {"django": (".py", ".html", ".txt"), "djangojs": (".js",)}
 

@@ -1,0 +1,64 @@
+"""The TRF round trip of issue #37: messy Swiss events played through the services
+(``tests.messy_swiss``: absences at 0 and ½, late entries at ½, withdrawals, forfeits, double
+forfeits, ½–0, 0–½ and 1–1 decisions, a bye worth a full point before byes became worth ½;
+``tests/bench/audit_pairing.py`` plays eleven larger ones). Before each round the TRF the
+arbiter downloads is given to bbpPairings as it is, and the round the product then pairs must
+be the very draw bbpPairings made from it: the same boards in the same order, the same first
+moves, the same bye. bbpPairings is the program ``make setup`` builds from
+``vendor/bbpPairings``, the FIDE (Dutch) System as amended in 2025.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+import pytest
+
+from tests import messy_swiss
+from tournament import services
+from tournament.bridges import pairing_bridge
+from tournament.pairing.engines import ExternalEngine, bbpairings_program
+
+pytestmark = pytest.mark.django_db
+
+
+def _bbpairings() -> ExternalEngine:
+    program = bbpairings_program()
+    if not program.is_file():
+        pytest.fail(f"bbpPairings is not built ({program}): run make setup")
+    return ExternalEngine(program)
+
+
+@pytest.mark.parametrize(("seed", "players", "rounds"), [(1, 13, 7), (2, 23, 9)])
+def test_the_downloaded_trf_pairs_the_next_round_in_bbpairings_as_the_product_did(
+        seed, players, rounds):
+    files = []
+    for paired in messy_swiss.play(f"Round trip {seed}", seed, players, rounds, _bbpairings(),
+                                   bye_change=seed == 2):
+        assert paired.stored == paired.engines, (paired.number, paired.trf)
+        assert paired.round.paired_by == "bbpairings:2025"
+        files.append(paired.trf)
+    assert len(files) == rounds
+    assert any("0000 - H" in text for text in files)  # absences and late entries at ½
+    assert any(" - Z" in text and "XXZ" in text for text in files) or seed == 1
+    assert any("XXA" in text for text in files) == (seed == 2)
+
+
+def test_a_bye_worth_more_now_is_paired_by_2017_and_the_round_says_why():
+    """A pairing bye given at ½ before byes became worth 1 counts ½ in the standings: the
+    correction is negative and bbpPairings cannot read it. The round is paired on the true
+    points by the 2017 edition and says so, never on the points bbpPairings would read."""
+    rng = random.Random(5)
+    event = services.create_event(name="Bye raised", pairing_system="swiss", rounds_planned=5,
+                                  bye_vp="0.5")
+    for index in range(9):
+        services.add_player(event, name=f"Player {index + 1}")
+    round_ = services.pair_next_round(event)
+    assert round_.paired_by == "bbpairings:2025"
+    services.publish_round(round_)
+    messy_swiss.results(round_, rng)
+    event = services.update_event(event, {"bye_vp": Decimal("1")})
+    second = services.pair_next_round(event)
+    assert second.paired_by == "dutch:2017:unreadable"
+    assert "bbpPairings cannot read it" in pairing_bridge.paired_by_text(second.paired_by)

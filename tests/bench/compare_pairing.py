@@ -41,17 +41,21 @@ _ABSENT = {Result.HALF_BYE: Status.HALF_BYE, Result.FULL_BYE: Status.FULL_BYE,
            Result.ZERO_BYE: Status.ABSENT}
 
 
-def generate(seed: int, program: Path | None = None) -> str:
+def generate(seed: int, program: Path | None = None) -> str | None:
     """A whole tournament played and paired by bbpPairings' generator: 9-150 players and 5-11
     rounds drawn from ``seed`` (its own default draws 5 rounds every time here), forfeits,
-    withdrawals, half-point byes and draws at its own random rates."""
+    withdrawals, half-point byes and draws at its own random rates; None when it cannot pair
+    such a tournament to its end (a field too small for its rounds)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="generated-") as folder:
         target, config = Path(folder, "generated.trf"), Path(folder, "generator.cfg")
         config.write_text(f"PlayersNumber={rng.randint(9, 150)}\n"
                           f"RoundsNumber={rng.randint(5, 11)}\n", encoding="utf-8")
-        subprocess.run([str(program or bbpairings_program()), "--dutch", "-g", str(config),
-                        "-o", str(target), "-s", str(seed)], check=True, capture_output=True)
+        done = subprocess.run([str(program or bbpairings_program()), "--dutch", "-g",
+                               str(config), "-o", str(target), "-s", str(seed)],
+                              capture_output=True, text=True)
+        if done.returncode:  # a field too small for its rounds: no tournament to compare
+            return None
         return target.read_text(encoding="utf-8")
 
 
@@ -84,7 +88,10 @@ def compare(seed: int, editions: tuple[str, ...] = ("2025", "2017"),
             timings: dict[str, list[float]] | None = None) -> dict[str, list[int]]:
     """Pair every round of generated tournament ``seed`` again; the rounds that differ from
     bbpPairings' record, by edition (the count of rounds compared under ``"rounds"``)."""
-    text = generate(seed).replace("\r", "\n")
+    generated = generate(seed)
+    if generated is None:
+        return {"rounds": []}
+    text = generated.replace("\r", "\n")
     # the generator writes no XXR: its tournaments end with their last round
     played = len(import_trf(text + "XXR 99\n").players[0].history)
     event = import_trf(text + f"XXR {played}\n")
@@ -120,13 +127,18 @@ def main() -> None:
                         choices=["2025", "2017"])
     options = parser.parse_args()
     rounds, differing, timings = 0, {edition: [] for edition in options.editions}, {}
+    skipped = []
     for seed in range(options.seed, options.seed + options.tournaments):
         found = compare(seed, tuple(options.editions), timings=timings)
+        if not found["rounds"]:
+            skipped.append(seed)
+            continue
         rounds += len(found["rounds"])
         for edition in differing:
             differing[edition] += [(seed, n) for n in found[edition]]
     print(f"tournaments: {options.tournaments} (seeds {options.seed}-"
-          f"{options.seed + options.tournaments - 1}), rounds: {rounds}")
+          f"{options.seed + options.tournaments - 1}), rounds: {rounds}; the generator could "
+          f"not finish {len(skipped)} (seeds {skipped or 'none'})")
     for edition, rows in differing.items():
         same = rounds - len(rows)
         mean = sum(timings[edition]) / max(1, len(timings[edition]))

@@ -80,6 +80,7 @@ def test_a_swiss_pairs_by_the_2025_rules_and_the_round_page_shows_the_check(stor
     assert check_of(page) == "differs"
     assert "This draw differs from bbpPairings" in page.html
     assert f"{first.first} (" in page.html and "Pairing warnings" in page.html
+    assert "At stake" in page.html and "VP)" in page.html
     arbiter.repairs_round(2, "back to the engine's draw")
     page = arbiter.page(arbiter.url("arbiter_round", 2))
     assert check_of(page) == "identical"

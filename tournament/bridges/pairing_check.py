@@ -20,17 +20,21 @@ from django.utils.translation import gettext as _
 from tournament import pairing as core
 from tournament.bridges import pairing_bridge
 from tournament.models import Event, Round
+from tournament.texts.core_messages import pairing_warning_text
 
 CACHE_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True)
 class Difference:
-    """One board where the stored draw and the engine's differ (pairing numbers)."""
+    """One board where the stored draw and the engine's differ (players by name, number and
+    VP), and ``rules``: what is at stake on the stored board (the pairing warnings of its
+    players, a wider score difference than the engine's board)."""
 
     board: int
     ours: str
     engines: str
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,25 +50,57 @@ class PairingCheck:
 
 def compare(event: core.Event, ours: core.RoundPairing,
             engines: core.RoundPairing) -> tuple[Difference, ...]:
-    """Board by board in order (first move included), then the bye; players by name and
-    pairing number."""
+    """Board by board in order (first move included), then the bye; each difference with the
+    rules at stake on the stored board."""
+    warnings = core.validate_pairing(event, ours)
+
+    def player(number: int) -> str:
+        return f"{event.player(number)} {vp_text(event.tenths(number))}"
+
     def text(board: core.Board | None) -> str:
+        return "—" if board is None else f"{player(board.first)} – {player(board.second)}"
+
+    def gap(board: core.Board) -> int:
+        return abs(event.tenths(board.first) - event.tenths(board.second))
+
+    def rules(board: core.Board | None, theirs: core.Board | None) -> tuple[str, ...]:
         if board is None:
-            return "—"
-        return f"{event.player(board.first)} – {event.player(board.second)}"
+            return ()
+        found = [pairing_warning_text(w) for w in warnings
+                 if set(w.players) & {board.first, board.second}]
+        if theirs is not None and gap(board) > gap(theirs):
+            found.append(_("a score difference of %(ours)s VP where the engine's board has "
+                           "%(theirs)s") % {"ours": vp_number(gap(board)),
+                                            "theirs": vp_number(gap(theirs))})
+        return tuple(found)
 
     def bye(number: int | None) -> str:
-        return "—" if number is None else _("bye: %(p)s") % {"p": event.player(number)}
+        return "—" if number is None else _("bye: %(p)s") % {"p": player(number)}
 
     found = []
     for index in range(max(len(ours.boards), len(engines.boards))):
         mine = ours.boards[index] if index < len(ours.boards) else None
         theirs = engines.boards[index] if index < len(engines.boards) else None
         if mine != theirs:
-            found.append(Difference(index + 1, text(mine), text(theirs)))
+            found.append(Difference(index + 1, text(mine), text(theirs), rules(mine, theirs)))
     if ours.bye != engines.bye:
-        found.append(Difference(0, bye(ours.bye), bye(engines.bye)))
+        at_stake = tuple(pairing_warning_text(w) for w in warnings
+                         if ours.bye is not None and ours.bye in w.players
+                         and w.code == "second_bye")
+        found.append(Difference(0, bye(ours.bye), bye(engines.bye), at_stake))
     return tuple(found)
+
+
+def vp_number(tenths: int) -> str:
+    """VP in tenths as the pages write them: 1½, ½, 2."""
+    whole, half = divmod(tenths, 10)
+    if half == 5:
+        return f"{whole}½" if whole else "½"
+    return f"{whole}" if not half else f"{tenths / 10:g}"
+
+
+def vp_text(tenths: int) -> str:
+    return _("(%(vp)s VP)") % {"vp": vp_number(tenths)}
 
 
 def check_round(round_: Round) -> PairingCheck | None:

@@ -1,0 +1,39 @@
+"""The round page's pairing check compares the stored draw with the engine's board by board,
+and says for each stored board that differs what is at stake on it (issue #37)."""
+
+from __future__ import annotations
+
+from tournament.bridges.pairing_check import compare, vp_number
+from tournament.pairing import Board, Event, Player, Result, RoundPairing, RoundRecord, Settings
+
+
+def _event() -> Event:
+    """Round 1 played: 1 beat 2, 3 beat 4; 5 had the bye."""
+    history = {1: RoundRecord(Result.WIN, 2, True), 2: RoundRecord(Result.LOSS, 1, False),
+               3: RoundRecord(Result.WIN, 4, True), 4: RoundRecord(Result.LOSS, 3, False),
+               5: RoundRecord(Result.PAIRING_BYE)}
+    return Event(Settings(5), tuple(Player(n, f"P{n}", history=(history[n],))
+                                    for n in range(1, 6)))
+
+
+def test_identical_draws_have_no_difference():
+    draw = RoundPairing(2, (Board(1, 3), Board(5, 2)), 4)
+    assert compare(_event(), draw, draw) == ()
+
+
+def test_each_differing_board_says_what_is_at_stake():
+    engines = RoundPairing(2, (Board(3, 1), Board(5, 4)), 2)
+    ours = RoundPairing(2, (Board(1, 2), Board(3, 4)), 5)
+    board_1, board_2, bye = compare(_event(), ours, engines)
+    assert (board_1.board, board_1.ours, board_1.engines) == (
+        1, "P1 (1) (1 VP) – P2 (2) (0 VP)", "P3 (3) (1 VP) – P1 (1) (1 VP)")
+    assert any("must not meet again" in rule for rule in board_1.rules)
+    assert any("score difference of 1 VP where the engine's board has 0" in rule
+               for rule in board_1.rules)
+    assert board_2.board == 2 and any("must not meet again" in r for r in board_2.rules)
+    assert bye.board == 0 and bye.ours == "bye: P5 (5) (1 VP)"
+    assert any("already had a bye" in rule for rule in bye.rules)
+
+
+def test_vp_are_written_as_the_pages_write_them():
+    assert [vp_number(t) for t in (0, 5, 10, 15, 30)] == ["0", "½", "1", "1½", "3"]

@@ -26,13 +26,40 @@ def test_each_differing_board_says_what_is_at_stake():
     ours = RoundPairing(2, (Board(1, 2), Board(3, 4)), 5)
     board_1, board_2, bye = compare(_event(), ours, engines)
     assert (board_1.board, board_1.ours, board_1.engines) == (
-        1, "P1 (1) (1 VP) – P2 (2) (0 VP)", "P3 (3) (1 VP) – P1 (1) (1 VP)")
+        1, "P1 (1) (1 VP) – P2 (2) (0 VP)",
+        "P3 (3) (1 VP) – P1 (1) (1 VP); bye: P2 (2) (0 VP)")
     assert any("must not meet again" in rule for rule in board_1.rules)
     assert any("score difference of 1 VP where the engine's board has 0" in rule
                for rule in board_1.rules)
-    assert board_2.board == 2 and any("must not meet again" in r for r in board_2.rules)
-    assert bye.board == 0 and bye.ours == "bye: P5 (5) (1 VP)"
+    assert board_2.engines == "P3 (3) (1 VP) – P1 (1) (1 VP); P5 (5) (1 VP) – P4 (4) (0 VP)"
+    assert any("must not meet again" in r for r in board_2.rules)
+    assert (bye.board, bye.ours, bye.engines) == (0, "bye: P5 (5) (1 VP)", "bye: P2 (2) (0 VP)")
     assert any("already had a bye" in rule for rule in bye.rules)
+
+
+def test_a_hand_edit_shows_the_boards_it_changed_not_the_ones_it_moved():
+    """Two players put together by hand: their board differs, and the engine's board of the
+    two players left unpaired; the boards that only moved are not listed."""
+    engines = RoundPairing(2, (Board(1, 3), Board(5, 2)), 4)
+    ours = RoundPairing(2, (Board(5, 2), Board(1, 4)), None)
+    differences = compare(_event(), ours, engines)
+    assert [(d.board, d.ours) for d in differences] == [
+        (2, "P1 (1) (1 VP) – P4 (4) (0 VP)"), (0, "—")]
+    assert differences[0].engines == "P1 (1) (1 VP) – P3 (3) (1 VP); bye: P4 (4) (0 VP)"
+    assert differences[1].engines == "bye: P4 (4) (0 VP)"
+
+
+def test_first_move_the_other_way_round_is_named():
+    engines = RoundPairing(2, (Board(1, 3), Board(5, 2)), 4)
+    ours = RoundPairing(2, (Board(3, 1), Board(5, 2)), 4)
+    (only,) = compare(_event(), ours, engines)
+    assert only.rules == ("first move the other way round",)
+
+
+def test_the_same_boards_in_another_order_are_a_board_order_difference():
+    engines = RoundPairing(2, (Board(1, 3), Board(5, 2)), 4)
+    ours = RoundPairing(2, (Board(5, 2), Board(1, 3)), 4)
+    assert [d.rules for d in compare(_event(), ours, engines)] == [("board order",)] * 2
 
 
 def test_vp_are_written_as_the_pages_write_them():

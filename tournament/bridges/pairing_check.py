@@ -50,44 +50,59 @@ class PairingCheck:
 
 def compare(event: core.Event, ours: core.RoundPairing,
             engines: core.RoundPairing) -> tuple[Difference, ...]:
-    """Board by board in order (first move included), then the bye; each difference with the
-    rules at stake on the stored board."""
+    """Each stored board the engine's draw does not have (beside the engine's boards of its
+    two players, with the rules at stake), each engine board whose players the stored draw
+    leaves unpaired, the bye; board order only when the boards are the same."""
     warnings = core.validate_pairing(event, ours)
+    where = {p: (index, board) for index, board in enumerate(engines.boards, start=1)
+             for p in (board.first, board.second)}
+    seated = {p for board in ours.boards for p in (board.first, board.second)}
 
     def player(number: int) -> str:
         return f"{event.player(number)} {vp_text(event.tenths(number))}"
 
-    def text(board: core.Board | None) -> str:
-        return "—" if board is None else f"{player(board.first)} – {player(board.second)}"
-
-    def gap(board: core.Board) -> int:
-        return abs(event.tenths(board.first) - event.tenths(board.second))
-
-    def rules(board: core.Board | None, theirs: core.Board | None) -> tuple[str, ...]:
-        if board is None:
-            return ()
-        found = [pairing_warning_text(w) for w in warnings
-                 if set(w.players) & {board.first, board.second}]
-        if theirs is not None and gap(board) > gap(theirs):
-            found.append(_("a score difference of %(ours)s VP where the engine's board has "
-                           "%(theirs)s") % {"ours": vp_number(gap(board)),
-                                            "theirs": vp_number(gap(theirs))})
-        return tuple(found)
+    def text(board: core.Board) -> str:
+        return f"{player(board.first)} – {player(board.second)}"
 
     def bye(number: int | None) -> str:
         return "—" if number is None else _("bye: %(p)s") % {"p": player(number)}
 
-    found = []
-    for index in range(max(len(ours.boards), len(engines.boards))):
-        mine = ours.boards[index] if index < len(ours.boards) else None
-        theirs = engines.boards[index] if index < len(engines.boards) else None
-        if mine != theirs:
-            found.append(Difference(index + 1, text(mine), text(theirs), rules(mine, theirs)))
+    def gap(board: core.Board) -> int:
+        return abs(event.tenths(board.first) - event.tenths(board.second))
+
+    def at_stake(numbers: set[int], board: core.Board | None,
+                 theirs: list[core.Board]) -> tuple[str, ...]:
+        found = [pairing_warning_text(w) for w in warnings if set(w.players) & numbers]
+        if board is not None and theirs and gap(board) > max(map(gap, theirs)):
+            found.append(_("a score difference of %(ours)s VP where the engine's board has "
+                           "%(theirs)s") % {"ours": vp_number(gap(board)),
+                                            "theirs": vp_number(max(map(gap, theirs)))})
+        if board is not None and theirs == [core.Board(board.second, board.first)]:
+            found.append(_("first move the other way round"))
+        return tuple(found)
+
+    found, engine_boards = [], set(engines.boards)
+    for index, board in enumerate(ours.boards, start=1):
+        if board in engine_boards:
+            continue
+        theirs = list(dict.fromkeys(where[p][1] for p in (board.first, board.second)
+                                    if p in where))
+        said = [text(b) for b in theirs] + [bye(p) for p in (board.first, board.second)
+                                             if p == engines.bye]
+        found.append(Difference(index, text(board), "; ".join(said) or "—",
+                                at_stake({board.first, board.second}, board, theirs)))
+    for index, board in enumerate(engines.boards, start=1):
+        if not {board.first, board.second} & (seated | {ours.bye}):
+            found.append(Difference(index, "—", text(board),
+                                    at_stake({board.first, board.second}, None, [])))
     if ours.bye != engines.bye:
-        at_stake = tuple(pairing_warning_text(w) for w in warnings
-                         if ours.bye is not None and ours.bye in w.players
-                         and w.code == "second_bye")
-        found.append(Difference(0, bye(ours.bye), bye(engines.bye), at_stake))
+        found.append(Difference(0, bye(ours.bye), bye(engines.bye), at_stake(
+            {ours.bye} if ours.bye is not None else set(), None, [])))
+    if not found and ours.boards != engines.boards:
+        found = [Difference(index, text(mine), text(theirs), (_("board order"),))
+                 for index, (mine, theirs) in enumerate(zip(ours.boards, engines.boards,
+                                                            strict=True), start=1)
+                 if mine != theirs]
     return tuple(found)
 
 

@@ -1,8 +1,6 @@
 """Our TRF read by bbpPairings, the FIDE-endorsed engine of the FIDE (Dutch) System as amended
-in 2025 (issue #37): the program named by ``BBPAIRINGS``, else built once from
-``../shared/tools/bbpPairings`` outside the repository by ``../shared/tools/build-bbppairings``,
-else an earlier such build in ``~/.cache``; without any (no source, no make and g++) these
-tests skip with that hint.
+in 2025 (issue #37): the program ``make setup`` builds from ``vendor/bbpPairings`` (or the one
+``BBPAIRINGS`` names).
 
 What they hold: a withdrawn player is never seated by an engine that ignores ``XXZ``, and
 round 1 with players left out gives the same boards and first moves as bbpPairings (which
@@ -11,35 +9,20 @@ numbers only the players being paired).
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from pairing_scenarios import run_event, start_event
 
+from tests.bbpairings import bbpairings as built
 from tournament.pairing import Event, Settings, Status, export_trf
 from tournament.pairing.engines import DutchEngine, ExternalEngine
-
-BUILD = Path(__file__).resolve().parents[3] / "shared" / "tools" / "build-bbppairings"
 
 
 @pytest.fixture(scope="module")
 def bbpairings() -> ExternalEngine:
-    if os.environ.get("BBPAIRINGS"):
-        return ExternalEngine(os.environ["BBPAIRINGS"])
-    why = f"bbpPairings' source is not beside the project ({BUILD})"
-    if BUILD.exists():
-        built = subprocess.run([str(BUILD)], capture_output=True, text=True, timeout=900)
-        if built.returncode == 0:
-            return ExternalEngine(built.stdout.strip())
-        why = f"bbpPairings could not be built: {built.stderr.strip()} (install make and g++)"
-    cached = sorted(Path.home().glob(".cache/bbpPairings-*/bbpPairings.exe"))
-    if not cached:
-        pytest.skip(f"{why}; or set BBPAIRINGS to the program")
-    return ExternalEngine(cached[-1])
+    return built()
 
 
 def _readable(event: Event, rng: random.Random) -> Event:

@@ -17,9 +17,9 @@ import re
 
 import pytest
 
+from tests.bbpairings import bbpairings
 from tournament.bridges import pairing_bridge
 from tournament.pairing import import_trf
-from tournament.pairing.engines import bbpairings_program
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,8 +39,7 @@ def trf(story) -> str:
 
 @pytest.fixture(autouse=True)
 def _bbpairings_built():
-    if not bbpairings_program().is_file():
-        pytest.fail(f"bbpPairings is not built ({bbpairings_program()}): run make setup")
+    bbpairings()
 
 
 def test_a_swiss_pairs_by_the_2025_rules_and_the_round_page_shows_the_check(story):

@@ -16,25 +16,18 @@ from decimal import Decimal
 import pytest
 
 from tests import messy_swiss
+from tests.bbpairings import bbpairings
 from tournament import services
 from tournament.bridges import pairing_bridge
-from tournament.pairing.engines import ExternalEngine, bbpairings_program
 
 pytestmark = pytest.mark.django_db
-
-
-def _bbpairings() -> ExternalEngine:
-    program = bbpairings_program()
-    if not program.is_file():
-        pytest.fail(f"bbpPairings is not built ({program}): run make setup")
-    return ExternalEngine(program)
 
 
 @pytest.mark.parametrize(("seed", "players", "rounds"), [(1, 13, 7), (2, 23, 9)])
 def test_the_downloaded_trf_pairs_the_next_round_in_bbpairings_as_the_product_did(
         seed, players, rounds):
     files = []
-    for paired in messy_swiss.play(f"Round trip {seed}", seed, players, rounds, _bbpairings(),
+    for paired in messy_swiss.play(f"Round trip {seed}", seed, players, rounds, bbpairings(),
                                    bye_change=seed == 2):
         assert paired.stored == paired.engines, (paired.number, paired.trf)
         assert paired.round.paired_by == "bbpairings:2025"

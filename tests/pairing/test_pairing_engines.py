@@ -177,11 +177,9 @@ def test_the_dutch_engine_pairs_on_the_true_points(seed, corrections):
     )
 
 
-def test_a_half_point_decision_moves_the_winner_down_a_score_group():
-    """Round 1: 1 beat 5 and 2 beat 6 by decision at ½–0; 3 and 4 won outright. On the true
-    points 3 and 4 are the only players on 1 VP and meet in round 2; on the codes' points
-    (four players on 1) the Dutch rules would pair 1–3 and 2–4."""
-    codes = Settings(3, edition="2017")
+def _decisions_at_half(settings: Settings) -> Event:
+    """Round 1 of eight: 1 beat 5 and 2 beat 6 by decision at ½–0 (coded as wins), 3 beat 7
+    and 4 beat 8 outright."""
     record = RoundRecord
     history = {
         1: record(Result.WIN, 5, True, tenths=5), 5: record(Result.LOSS, 1, False),
@@ -189,7 +187,14 @@ def test_a_half_point_decision_moves_the_winner_down_a_score_group():
         3: record(Result.WIN, 7, True), 7: record(Result.LOSS, 3, False),
         4: record(Result.WIN, 8, False), 8: record(Result.LOSS, 4, True),
     }
-    event = Event(codes, tuple(Player(n, f"P{n}", history=(history[n],)) for n in range(1, 9)))
+    return Event(settings, tuple(Player(n, f"P{n}", history=(history[n],)) for n in range(1, 9)))
+
+
+def test_a_half_point_decision_moves_the_winner_down_a_score_group():
+    """Round 1: 1 beat 5 and 2 beat 6 by decision at ½–0; 3 and 4 won outright. On the true
+    points 3 and 4 are the only players on 1 VP and meet in round 2; on the codes' points
+    (four players on 1) the Dutch rules would pair 1–3 and 2–4."""
+    event = _decisions_at_half(Settings(3, edition="2017"))
     boards = {frozenset((b.first, b.second)) for b in pair_swiss(event).boards}
     assert frozenset((3, 4)) in boards
     plain = replace(event, players=tuple(
@@ -205,15 +210,8 @@ def test_bbpairings_is_refused_what_it_would_read_otherwise_and_paired_on_true_c
     as a draw: such an event is refused with the reason, never paired on other points. The
     same ½–0 decisions written with the codes of the points scored (D for ½, L for 0, as the
     shell writes them) pair 3 and 4 by the 2025 rules too."""
-    record = RoundRecord
-    history = {
-        1: record(Result.WIN, 5, True, tenths=5), 5: record(Result.LOSS, 1, False),
-        2: record(Result.WIN, 6, False, tenths=5), 6: record(Result.LOSS, 2, True),
-        3: record(Result.WIN, 7, True), 7: record(Result.LOSS, 3, False),
-        4: record(Result.WIN, 8, False), 8: record(Result.LOSS, 4, True),
-    }
-    event = Event(Settings(3), tuple(Player(n, f"P{n}", history=(history[n],))
-                                     for n in range(1, 9)))
+    event = _decisions_at_half(Settings(3))
+    history = {p.number: p.history[0] for p in event.players}
     with pytest.raises(EngineConfigError, match="player 1 scored less than the results' codes"):
         pair_swiss(event)
     as_scored = {n: replace(r, result=Result.DRAW, tenths=None) if r.tenths == 5 else r

@@ -23,7 +23,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clocks import services as clock_services
-from clocks.consumers import BadMessage, ClockSocket
+from clocks.consumers import BadMessage, ClockSocket, pong
 from games.models import OnlineGame
 from games.online import play as online
 from tournament.boards.tokens import TokenRefused
@@ -85,6 +85,8 @@ class GameSocket(ClockSocket):
 
     async def receive_json(self, content, **kwargs):
         kind = content["type"]
+        if kind == "ping":  # the seat page's heartbeat (docs/online-protocol.md)
+            return await self.send(text_data=pong())
         if kind == "sync":
             return await self.send_view()
         if kind == "move":

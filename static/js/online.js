@@ -14,6 +14,11 @@
   var $ = function (id) { return document.getElementById(id); };
   var board = HexBoard.draw($("online-board"), 5, onCell);
   var chosen = null, turned = false, picked = [], lastCells = [];
+  /* The move sent and not yet answered (kept through a lost link and sent again with the same
+   * number when it is back), and the reason this link stopped playing (the arbiter gave the
+   * seat a new link): the page never shows a move as made, or the rack as playable, when the
+   * server has not said so. */
+  var pending = null, replaced = null, linkState = "connecting", reconnected = false;
   var S = {
     your_move: gettext("Your move: tap a tile, then two cells"),
     your_bonus: gettext("Ingenious! Your bonus play: place another tile"),
@@ -29,6 +34,11 @@
     not_yours: gettext("It is not your turn."),
     bad_entry: gettext("Type a move like f10R-f9G, or two cells like f10 f9 for the chosen tile."),
     confirm_resign: gettext("Resign this game? Your opponent wins."),
+    sending: gettext("Sending your move…"),
+    sending_offline: gettext("Offline: your move is kept and will be sent when the connection is back."),
+    still_sending: gettext("Your move is still on its way: wait for the server's answer."),
+    moved_on: gettext("Your move was not sent: the game changed while the connection was lost."),
+    replaced: gettext("This link no longer plays this seat: %(why)s Ask the arbiter for the new link."),
   };
   // Why a game ended, by the engine's code (the view's end_code and end_params): the view's
   // English "end" is for other clients; this page says it in the reader's language.
@@ -62,6 +72,12 @@
   function myTurn(awaiting) {
     return seat && !view.over && view.to_act === seat && (!awaiting || view.awaiting === awaiting);
   }
+  /* Whether this seat may send a move now: its turn, the clocks started and not paused, the
+   * link not replaced, no move of its own still unanswered. */
+  function mayMove(awaiting) {
+    return myTurn(awaiting) && !replaced && !pending && clock.status !== "not_started" &&
+      !clock.paused;
+  }
 
   /* When this seat's turn began on this screen: a move sends how long ago (think_ms), and the
    * server credits the network's delay within bounds (docs/online-protocol.md). */
@@ -74,18 +90,32 @@
   noteTurn(clock);
 
   function send(move) {
+    if (replaced) return;
+    if (pending) { message(S.still_sending); return; }
     message("");
     move.type = "move";
     move.number = view.number;
     if (turnKey !== null) move.think_ms = Math.max(0, Math.round(performance.now() - turnSeen));
-    if (!conn.send(move)) message(C.strings.reconnecting);
+    pending = move;
+    conn.send(move);  // on a lost link it waits in `pending` for the link to come back
+    render();
+  }
+
+  /* The first view after the link came back: a move still unanswered was either played (the
+   * game's number went past it), or is sent again as it was, or can no longer be played. */
+  function resend() {
+    if (!pending) return;
+    if (view.number > pending.number) { pending = null; return; }
+    if (view.number === pending.number && myTurn()) { conn.send(pending); return; }
+    pending = null;
+    clearPick();
+    message(S.moved_on);
   }
 
   function place(first, second) {
     var tile = view.rack[chosen];
     var a = turned ? tile[1] : tile[0], b = turned ? tile[0] : tile[1];
     send({ move: "place", placement: first + a + "-" + second + b });
-    clearPick();
   }
 
   function clearPick() {
@@ -94,7 +124,8 @@
   }
 
   function onCell(cell) {
-    if (!seat) return;
+    if (!seat || replaced) return;
+    if (pending) { message(S.still_sending); return; }
     if (!myTurn("place")) { message(S.not_yours); return; }
     if (view.cells[cell]) return;
     if (chosen === null) { message(S.pick_tile); return; }
@@ -124,7 +155,7 @@
       var shown = chosen === i && turned ? tile[1] + tile[0] : tile;
       button.innerHTML = symbolSvg(shown[0]) + symbolSvg(shown[1]);
       button.setAttribute("aria-pressed", chosen === i ? "true" : "false");
-      button.disabled = !myTurn("place");
+      button.disabled = !mayMove("place");
       button.addEventListener("click", function () {
         if (chosen === i) turned = !turned; else { chosen = i; turned = false; }
         clearPick();
@@ -147,7 +178,9 @@
   }
 
   function statusText() {
+    if (replaced) return fmt(S.replaced, { why: replaced });
     if (view.over) return fmt(S.over, { result: view.result, end: endText(view) });
+    if (pending) return linkState === "connected" ? S.sending : S.sending_offline;
     if (clock.status === "not_started") return S.not_started;
     if (clock.paused) return S.paused;
     var other = view.to_act;
@@ -172,7 +205,10 @@
     lastCells.forEach(function (c) { board.cells[c].setAttribute("stroke", "#dc2626"); board.cells[c].setAttribute("stroke-width", 3); });
     renderScores();
     renderRack();
-    if ($("choice")) $("choice").hidden = !myTurn("choice");
+    if ($("choice")) $("choice").hidden = !mayMove("choice");
+    if ($("entry")) $("entry").hidden = Boolean(replaced) || view.over;
+    root.dataset.pending = pending ? "1" : "0";
+    root.dataset.replaced = replaced ? "1" : "0";
     $("online-status").textContent = statusText();
     if (view.over) {
       $("online-end").hidden = false;
@@ -201,7 +237,7 @@
     C.noteServerTime(next.server_time_ms);
     clock = next;
     noteTurn(clock);
-    renderClock();
+    render();  // the status and the rack follow the clock: started, paused, resumed
   }
 
   // Views in the order the server made them: by clock version, then move number. Each move
@@ -215,20 +251,39 @@
   function applyView(next) {
     if (older(next, view)) return;
     if (next.number !== view.number) { chosen = null; turned = false; clearPick(); }
+    if (pending && next.number > pending.number) pending = null;  // answered: the move stands
     view = next;
     applyClock(next.clock);
     render();
   }
 
+  var lastError = "";
   var conn = C.socket(root.dataset.ws, {
-    state: function (state) { C.connectionLabel($("online-connection"), state); },
-    message: function (data) {
-      if (data.type === "state") applyView(data.view);
-      else if (data.type === "clock") applyClock(data.clock);
-      else if (data.type === "refused") { applyView(data.view); message(data.message); }
-      else if (data.type === "error") message(data.message);
+    state: function (state) {
+      C.connectionLabel($("online-connection"), state);
+      if (state === "connected" && pending) reconnected = true;  // decided on the next view
+      linkState = state;
+      if (state === "refused") { replaced = lastError || C.strings.refused; pending = null; }
+      render();
     },
-  });
+    message: function (data) {
+      if (data.type === "state") {
+        applyView(data.view);
+        if (reconnected) { reconnected = false; resend(); render(); }
+      } else if (data.type === "clock") applyClock(data.clock);
+      else if (data.type === "refused") {
+        pending = null;
+        clearPick();
+        applyView(data.view);
+        message(data.message);
+        render();
+      } else if (data.type === "error") {
+        lastError = data.message;
+        if (pending) { pending = null; clearPick(); render(); }
+        if (!data.fatal) message(data.message);
+      }
+    },
+  }, seat ? "keeper" : "watcher");
 
   if (seat) {
     $("swap-btn").addEventListener("click", function () { send({ move: "swap" }); });

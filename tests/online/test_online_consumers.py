@@ -158,6 +158,18 @@ async def test_bad_messages_get_precise_errors_and_change_nothing(game):
     await b.disconnect()
 
 
+async def test_a_ping_is_answered_at_once_and_changes_nothing(game):
+    """The seat page's heartbeat (issue #38): a ping on a seat's or a spectator's socket gets
+    a pong with the server's time, and nothing else."""
+    a = await connect(f"/ws/play/{game.token_a}/")
+    await receive(a, "state")
+    await a.send_json_to({"type": "ping"})
+    pong = await receive(a, "pong")
+    assert set(pong) == {"type", "server_time_ms"} and isinstance(pong["server_time_ms"], int)
+    assert await a.receive_nothing(timeout=0.2)
+    await a.disconnect()
+
+
 async def test_refusals_come_in_the_language_of_the_page_that_opened_the_socket(game):
     """The switcher's cookie first, then the browser's Accept-Language (as for pages)."""
     a = await connect(f"/ws/play/{game.token_a}/", language=b"ko")

@@ -1,0 +1,139 @@
+"""The seat page never loses a move and never shows a false state (issue #38, items 1-3), in a
+real Chromium at 390x844 with the player's Wi-Fi cut by a relay that silences open sockets.
+
+- A move tapped while the link is dead is kept ("Offline: your move is kept…"), sent again
+  when the link is back, and played once; the page noticed the dead link within 3 s.
+- The status line follows the clock: the start, a pause and the resume show at once.
+- After the arbiter gives the seat a new link, the old page says so and offers no move.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.dealt import Table
+from games.models import OnlineGame
+from games.online import play as online
+from tests.browser.outage import Outage
+from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
+    TIMEOUT_MS,
+    arbiter,
+    browser,
+    open_hall,
+    server,
+)
+from tests.dealt.dealt_helpers import greedy_move
+from tournament import services
+from tournament.models import Board, Event
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+CONNECTED = '#online-connection[data-state="connected"]'
+
+
+def _online_game(arbiter, slug: str, *, start: bool = True):  # noqa: F811
+    event = services.create_event(name=slug.title(), slug=slug, arbiter=arbiter,
+                                  pairing_system=Event.PairingSystem.ROUND_ROBIN,
+                                  rounds_planned=1)
+    services.add_player(event, name="Ada First")
+    services.add_player(event, name="Ben Second")
+    round_ = services.publish_round(services.pair_next_round(event))
+    game = online.mark_online(round_, user=arbiter)[0]
+    if start:
+        online.start_round(round_, who=arbiter.username, user=arbiter)
+    return round_, OnlineGame.objects.get(pk=game.pk)
+
+
+def _seat_page(browser, url: str):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.wait_for_selector(CONNECTED)
+    return context, page
+
+
+def _tap(page, placement: str, rack: list[str]) -> None:
+    first, second = placement.split("-")
+    tile = "".join(sorted(first[-1] + second[-1], key="RGBOYP".index))
+    page.click(f'#rack .tile[data-index="{rack.index(tile)}"]')
+    if first[-1] != tile[0]:
+        page.click(f'#rack .tile[data-index="{rack.index(tile)}"]')
+    page.click(f'#online-board g[data-cell="{first[:-1]}"]')
+    page.click(f'#online-board g[data-cell="{second[:-1]}"]')
+
+
+def test_a_move_made_on_a_dead_link_is_kept_and_played_once_it_is_back(
+        server, browser, arbiter):  # noqa: F811
+    _round, game = _online_game(arbiter, "dead-link")
+    table = Table(bytes.fromhex(game.seed))
+    seat = table.to_act
+    token = game.token_a if seat == "A" else game.token_b
+    outage = Outage(server.port)
+    try:
+        context, page = _seat_page(browser, f"{outage.url}/p/{token}/")
+        page.wait_for_selector('#online[data-number="0"]')
+        outage.cut()
+        context.set_offline(True)
+        page.wait_for_selector('#online-connection:not([data-state="connected"])',
+                               timeout=4_000)  # a dead link is seen within 3 s
+        move = greedy_move(table, random.Random(1))  # the first move places a tile
+        _tap(page, move["placement"], table.rack(seat))
+        page.wait_for_selector('#online[data-pending="1"]')
+        assert "your move is kept" in page.inner_text("#online-status")
+        assert page.locator("#rack .tile:enabled").count() == 0  # no second move meanwhile
+        assert OnlineGame.objects.get(pk=game.pk).moves == []
+        outage.restore()
+        context.set_offline(False)
+        page.wait_for_selector('#online[data-number="1"][data-pending="0"]')
+        assert len(OnlineGame.objects.get(pk=game.pk).moves) == 1  # played once
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        context.close()
+    finally:
+        outage.stop()
+
+
+def test_the_status_follows_the_clock_and_a_replaced_link_stops(
+        server, browser, arbiter):  # noqa: F811
+    """The arbiter works in their own browser, as at the venue: the online round page starts
+    the clocks and gives the new link, the hall pauses and resumes (the server process says it
+    to the seat's socket)."""
+    round_, game = _online_game(arbiter, "status-line", start=False)
+    table = Table(bytes.fromhex(game.seed))
+    seat = table.to_act
+    token = game.token_a if seat == "A" else game.token_b
+    context, page = _seat_page(browser, f"{server.url}/p/{token}/")
+    status = page.locator("#online-status")
+    assert "Waiting for the arbiter to start the clocks" in status.inner_text()
+    assert page.locator("#rack .tile:enabled").count() == 0
+
+    hall_context, hall = open_hall(browser, server, arbiter, round_)
+    desk = hall_context.new_page()
+    desk.set_default_timeout(TIMEOUT_MS)
+    desk.goto(f"{server.url}/e/{round_.event.slug}/arbiter/online/{round_.number}/")
+    desk.click('button:has-text("Start the clocks")')
+    page.wait_for_selector('#online-status:has-text("Your move")',
+                           timeout=3_000)  # the start reaches the status line, no reload
+    assert page.locator("#rack .tile:enabled").count() == 6
+    board = Board.objects.get(round=round_)
+    row = f'tr[data-board="{board.pk}"]'
+    hall.on("dialog", lambda dialog: dialog.accept("a question from a spectator"))
+    hall.reload()
+    hall.wait_for_selector(f'{row} [data-command="pause"]')
+    hall.click(f'{row} [data-command="pause"]')
+    page.wait_for_selector('#online-status:text-is("Paused by the arbiter")', timeout=3_000)
+    assert page.locator("#rack .tile:enabled").count() == 0
+    hall.click(f'{row} [data-command="resume"]')
+    page.wait_for_selector('#online-status:has-text("Your move")', timeout=3_000)
+
+    desk.goto(f"{server.url}/e/{round_.event.slug}/arbiter/online/{round_.number}/")
+    desk.locator(f'form:has(input[name="seat"][value="{seat}"]) button').click()
+    page.wait_for_selector('#online[data-replaced="1"]')
+    assert "This link no longer plays this seat" in status.inner_text()
+    assert page.locator("#rack .tile:enabled").count() == 0
+    assert page.locator("#entry").is_hidden()
+    context.close()
+    hall_context.close()

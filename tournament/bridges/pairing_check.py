@@ -119,13 +119,16 @@ def vp_text(tenths: int) -> str:
 
 
 def check_round(round_: Round) -> PairingCheck | None:
-    """The check of a Swiss round (None for a round robin, whose Berger table is exact).
+    """The check of a Swiss round's draft, before it is published (None for a round robin,
+    whose Berger table is exact, and for a published round: its draw was checked before it
+    went out, and checking it again would cost a page of every round an engine run).
 
     The engine is the one of the edition the round was paired by (``Round.paired_by``; the
     event's edition for a round paired by hand).
     """
     event = round_.event
-    if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
+    if (event.pairing_system == Event.PairingSystem.ROUND_ROBIN
+            or round_.status != Round.Status.DRAFTED):
         return None
     edition = round_.paired_by.split(":")[1] if round_.paired_by else event.pairing_edition
     try:

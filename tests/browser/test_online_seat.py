@@ -24,6 +24,7 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     open_hall,
     server,
 )
+from tests.browser.test_online_browser import _tap
 from tests.dealt.dealt_helpers import greedy_move
 from tournament import services
 from tournament.models import Board, Event
@@ -54,16 +55,6 @@ def _seat_page(browser, url: str):  # noqa: F811
     page.goto(url)
     page.wait_for_selector(CONNECTED)
     return context, page
-
-
-def _tap(page, placement: str, rack: list[str]) -> None:
-    first, second = placement.split("-")
-    tile = "".join(sorted(first[-1] + second[-1], key="RGBOYP".index))
-    page.click(f'#rack .tile[data-index="{rack.index(tile)}"]')
-    if first[-1] != tile[0]:
-        page.click(f'#rack .tile[data-index="{rack.index(tile)}"]')
-    page.click(f'#online-board g[data-cell="{first[:-1]}"]')
-    page.click(f'#online-board g[data-cell="{second[:-1]}"]')
 
 
 def test_a_move_made_on_a_dead_link_is_kept_and_played_once_it_is_back(

@@ -68,6 +68,7 @@ def audit(browser, server, visits) -> list[str]:  # noqa: F811
     return failures
 
 
+@pytest.mark.long_story  # the same templates on either database (the online pages still run)
 def test_every_page_passes_wcag_21_aa_at_phone_and_desktop_width(
     event, arbiter, player, server, browser  # noqa: F811
 ):

@@ -40,6 +40,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
 
+@pytest.mark.long_story  # on PostgreSQL tests/browser/test_clock_outage.py takes these paths
 def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, venue,  # noqa: F811
                                                            browser):  # noqa: F811
     server, wifi = venue.server, venue.outage

@@ -49,6 +49,7 @@ def not_paired_in(story, number: int, expected: dict[str, str]) -> None:
         assert player in first_page and why in first_page, (player, why)
 
 
+@pytest.mark.long_story  # on PostgreSQL the points, slip and withdrawal stories take these paths
 def test_a_swiss_of_thirteen_survives_forfeits_conflicts_late_entries_and_corrections(story):
     rng = random.Random(13)
     arbiter = story.arbiter

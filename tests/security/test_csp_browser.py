@@ -59,6 +59,7 @@ def _violations(page, url: str) -> list[str]:
     return messages
 
 
+@pytest.mark.long_story  # the same templates on either database; the CSP header is the same
 def test_no_page_breaks_the_policy(site, arbiter, server, browser):  # noqa: F811
     event, player, public = site
     failures = []

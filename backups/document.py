@@ -24,7 +24,9 @@ board; no ``clock`` keys: no clock; no check-in keys: no cards, check-ins or con
 version 5 the event's rule for unplayed rounds in the colour tiebreaks (older files: "nothing",
 the rule they were written under) and each round's VP as it was paired on (older files: none,
 the pages show the standings' value), version 6 the FIDE (Dutch) System's edition the event
-is paired by (older files: 2017, the edition they were paired by) and what paired each round.
+is paired by (older files: 2017, the edition they were paired by) and what paired each round,
+version 7 the waiting time for an absent online player and, per online game, when each seat
+first appeared and who lost for not appearing (older files: 5 minutes, nobody seen, none).
 A card keeps its key, so that printed cards go on working on
 a server with the same ``SECRET_KEY`` (the code's second half is derived from it); a key this
 server already uses (a copy beside the original) gets a new one, and that card must be printed
@@ -65,15 +67,15 @@ from tournament.models import (
 from tournament.texts.core_messages import json_text
 
 FORMAT = "ingenious-td-event"
-VERSION = 6
+VERSION = 7
 #: The versions this server reads (see the module docstring).
-READS = (1, 2, 3, 4, 5, 6)
+READS = (1, 2, 3, 4, 5, 6, 7)
 EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
     "token_grace_minutes", "publish_pairings", "publish_standings", "pairing_order",
     "print_language", "clock_compensation_s", "rounds_note", "checkin", "player_results",
-    "checkin_open", "kiosk_generation", "unplayed_colours", "pairing_edition",
+    "checkin_open", "kiosk_generation", "unplayed_colours", "pairing_edition", "no_show_minutes",
 ]
 OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_language": "en",
                          "clock_compensation_s": 180, "rounds_note": "",
@@ -81,7 +83,8 @@ OPTIONAL_EVENT_FIELDS = {"pairing_order": Event.PairingOrder.ENTRY, "print_langu
                          "player_results": Event.PlayerResults.WITH_CHECKIN,
                          "checkin_open": True, "kiosk_generation": 0,
                          "unplayed_colours": Event.UnplayedColours.NOTHING,
-                         "pairing_edition": Event.PairingEdition.FIDE_2017}
+                         "pairing_edition": Event.PairingEdition.FIDE_2017,
+                         "no_show_minutes": 5}
 """Fields that older backups lack, with the value that keeps such an event as it was."""
 
 
@@ -230,7 +233,8 @@ def _online_game(game: OnlineGame | None, records: dict[int, int]) -> dict | Non
     return {"seed": game.seed, "commitment": game.commitment, "moves": game.moves,
             "token_a": game.token_a, "token_b": game.token_b,
             "record": records.get(game.record_id), "created_at": _dt(game.created_at),
-            "updated_at": _dt(game.updated_at)}
+            "updated_at": _dt(game.updated_at),
+            "seen": {"A": _dt(game.seen_a), "B": _dt(game.seen_b)}, "no_show": game.no_show}
 
 
 def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:

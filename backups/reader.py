@@ -628,8 +628,19 @@ class _Reader:
         except MoveRefused as refused:
             self.problem(f"{path}.moves[{refused.index}]", move_refusal_text(refused))
             return None
+        seen = self.obj(data.get("seen") or {}, f"{path}.seen")
+        no_show = data.get("no_show") or ""
+        if no_show not in ("", "A", "B", "AB"):
+            self.problem(f"{path}.no_show", _("the seats that did not appear: \"\", \"A\", "
+                                              "\"B\" or \"AB\""))
+            no_show = ""
+        elif no_show and (record is not None or table.over):
+            self.problem(f"{path}.no_show", _("a game that was played has no absent player"))
+            no_show = ""
         game = OnlineGame(seed=seed_bytes.hex(), commitment=table.commitment,
-                          moves=table.moves, token_a=token_a, token_b=token_b)
+                          moves=table.moves, token_a=token_a, token_b=token_b,
+                          seen_a=self.moment(seen.get("A"), f"{path}.seen.A"),
+                          seen_b=self.moment(seen.get("B"), f"{path}.seen.B"), no_show=no_show)
         return PlannedGame(game, table, record,
                            self.moment(data.get("created_at"), f"{path}.created_at"),
                            self.moment(data.get("updated_at"), f"{path}.updated_at"))

@@ -183,8 +183,11 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
             await handler(message)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        size = len(text_data.encode("utf-8", "surrogatepass")) if text_data else len(
-            bytes_data or b"")
+        if text_data is None and bytes_data is not None:  # the protocols speak JSON text only
+            return await self.error(_("A message must be a text frame of JSON; this one was "
+                                      "binary (%(size)d bytes) and was not read.")
+                                    % {"size": len(bytes_data)})
+        size = len(text_data.encode("utf-8", "surrogatepass")) if text_data else 0
         if size > settings.WEBSOCKET_MESSAGE_LIMIT:  # refused unread; the socket stays open
             return await self.error(
                 _("The message is %(size)d bytes; the limit is %(limit)d bytes.")

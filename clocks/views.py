@@ -22,8 +22,9 @@ from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required, visible_round
 
 
-def refused(request, reason: str, status: int = 403):
-    return render(request, "clocks/refused.html", {"reason": reason}, status=status)
+def refused(request, reason: str, status: int = 403, *, later: bool = False):
+    return render(request, "clocks/refused.html", {"reason": reason, "later": later},
+                  status=status)
 
 
 def _page(request, board: Board, *, mode: str, ws_path: str, template: str):
@@ -57,7 +58,7 @@ def board_page(request, token):
     try:
         board = board_for_token(token)
     except TokenRefused as error:
-        return refused(request, str(error))
+        return refused(request, str(error), later=error.later)
     if board.is_bye:
         return refused(request, _("This board is a bye: there is no game and no clock."))
     return _page(request, board, mode="player", ws_path=f"/ws/board/{board.token}/",

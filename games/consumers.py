@@ -2,8 +2,10 @@
 
 - ``PlayConsumer`` (``ws/play/<token>/``): one player's personal link. It receives its own
   seat's view (the position, scores, both clocks and its own rack, never the other) and sends
-  moves; the link is checked again before every move and ``sync``, and a reissued link closes
-  its open sockets at once (a group per link, ``games.online.play.link_group``).
+  moves, or claims the win when the opponent never came (``games.online.no_show``); opening
+  it is how the server sees that the seat has appeared. The link is checked again before
+  every move and ``sync``, and a reissued link closes its open sockets at once (a group per
+  link, ``games.online.play.link_group``).
 - ``WatchConsumer`` (``ws/watch/<board id>/``): anyone, for a published online round; the
   spectators' view (no rack at all), read only.
 
@@ -26,11 +28,14 @@ from clocks import services as clock_services
 from clocks.consumers import BadMessage, ClockSocket, pong
 from games.models import OnlineGame
 from games.online import play as online
+from games.online import presence
 from tournament.boards.tokens import TokenRefused
 from tournament.models import Round
 from tournament.permissions import visible_boards
 
-MOVE_KEYS = frozenset({"type", "move", "placement", "number", "think_ms"})
+#: A move's fields. ``clock`` is read only to be answered as the protocol says (time is the
+#: server's), not as an unknown field.
+MOVE_KEYS = frozenset({"type", "move", "placement", "number", "think_ms", "clock"})
 
 
 class GameSocket(ClockSocket):
@@ -91,9 +96,14 @@ class GameSocket(ClockSocket):
             return await self.send_view()
         if kind == "move":
             return await self.move(content)
+        if kind == "claim":
+            return await self.claim(content)
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
     async def move(self, content: dict) -> None:
+        raise BadMessage(_("Spectators cannot make moves."))
+
+    async def claim(self, content: dict) -> None:
         raise BadMessage(_("Spectators cannot make moves."))
 
 
@@ -106,7 +116,18 @@ class PlayConsumer(GameSocket):
             self.game, self.seat = await database_sync_to_async(online.seat_for_token)(self.token)
         except TokenRefused as refused:
             return await self.refuse(str(refused))
+        await database_sync_to_async(online.note_seen)(self.game, self.seat)  # it has appeared
         await self.start(online.link_group(self.token))
+        await presence.heard(self.game.pk, self.seat, clock_services.now_ms())
+
+    async def receive_json(self, content, **kwargs):
+        await presence.heard(self.game.pk, self.seat, clock_services.now_ms())  # still there
+        await super().receive_json(content, **kwargs)
+
+    async def disconnect(self, code):
+        if getattr(self, "seat", None) and hasattr(self, "game") and not self.withdrawn:
+            await presence.heard(self.game.pk, self.seat, clock_services.now_ms(), closed=True)
+        await super().disconnect(code)
 
     def _view(self) -> dict:
         return online.view(self.game, self.seat, link=self.token)
@@ -131,6 +152,22 @@ class PlayConsumer(GameSocket):
         if played.error is not None:
             await self.send_json({"type": "refused", "message": played.error,
                                   "view": played.view})
+
+    async def claim(self, content: dict) -> None:
+        """The opponent never came: the win by forfeit, after the event's waiting time
+        (``games.online.play.claim_no_show``). Refused with the reason and the view as it
+        stands; done, every socket of the board gets the ended game's view."""
+        extra = sorted(set(content) - {"type"})
+        if extra:
+            raise BadMessage(_("Unknown field %(key)r in a claim.") % {"key": extra[0]})
+        try:
+            await database_sync_to_async(online.claim_no_show)(
+                self.game, seat=self.seat, link=self.token)
+        except TokenRefused as refused:
+            return await self.withdraw(str(refused))
+        except online.OnlineRefused as refused:
+            view = await database_sync_to_async(self._view)()
+            await self.send_json({"type": "refused", "message": str(refused), "view": view})
 
     def _play(self, data: dict) -> online.Played:
         # the link is checked again on the locked game: it may be withdrawn since connecting

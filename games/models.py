@@ -135,11 +135,21 @@ class OnlineGame(models.Model):
     token_a = models.CharField(max_length=32, unique=True, default=new_seat_token)
     token_b = models.CharField(max_length=32, unique=True, default=new_seat_token)
     record = models.ForeignKey(GameRecord, on_delete=models.SET_NULL, null=True, blank=True)
+    # When each seat's link first opened its socket, as the server saw it: a player who did
+    # so has appeared, and is never a no-show (``games.online.no_show``).
+    seen_a = models.DateTimeField(null=True, blank=True)
+    seen_b = models.DateTimeField(null=True, blank=True)
+    # The seats that lost by forfeit for not appearing ("", "A", "B" or "AB"): the game is
+    # over without a record, and takes no move.
+    no_show = models.CharField(max_length=2, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"online game of {self.board}"
+
+    def seen(self, seat: str):
+        return {"A": self.seen_a, "B": self.seen_b}[seat]
 
     def token(self, seat: str) -> str:
         return {"A": self.token_a, "B": self.token_b}[seat]

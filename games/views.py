@@ -43,11 +43,13 @@ def _api_error(status: int, code: str, message: str, line: int | None = None) ->
                         status=status)
 
 
-def _refused(request, message: str, status: int = 403, code: str = "token_refused"):
+def _refused(request, message: str, status: int = 403, code: str = "token_refused", *,
+             later: bool = False):
     if request.headers.get("Accept", "").startswith("application/json") or \
             request.content_type == "application/json":
         return _api_error(status, code, message)
-    return render(request, "games/refused.html", {"message": message}, status=status)
+    return render(request, "games/refused.html", {"message": message, "later": later},
+                  status=status)
 
 
 def _read_upload(request) -> str | None:
@@ -130,7 +132,7 @@ def player_submit(request, token):
     try:
         board = board_for_token(token)
     except TokenRefused as exc:
-        return _refused(request, str(exc))
+        return _refused(request, str(exc), later=exc.later)
     if request.method == "POST" and not throttle.allow(
         f"submit:{board.pk}", limit=SUBMISSIONS_PER_10_MIN, window_s=600
     ):

@@ -10,9 +10,11 @@ drives Debian's Chromium through Playwright, and writes PNGs to ``docs/images/``
   demo event's automatic backups;
 - ``guide-checkin-*.png``: the guide's check-in section, on a new event with check-in before
   round 1 (``python scripts/screenshots.py checkin`` takes these alone);
-- ``page-phone-online-game.png``: an online game on a phone, from a new two-player event run
-  online through the arbiter's pages and played a few moves through the players' pages
-  (``python scripts/screenshots.py online`` takes this one alone).
+- ``page-phone-online-game*.png``: an online game on a phone, from a new two-player event run
+  online through the arbiter's pages and played a few moves through the players' pages, the
+  next tile previewed before Confirm: upright at 360 px in English (``…-game``) and in
+  Russian (``…-game-ru``), on its side at 844x390 (``…-game-landscape``), and the end screen
+  (``…-end``) (``python scripts/screenshots.py online`` takes these alone).
 """
 
 from __future__ import annotations
@@ -394,7 +396,7 @@ def online_page(browser: Browser, base: str, password: str, moves: int = 16) -> 
     # server listens on this computer only, so the links are opened on its address.
     links = {row.get_attribute("data-seat"):
              base + urlsplit(row.locator(".seat-link").get_attribute("href")).path
-             for row in desk.locator("tr[data-seat]").all()}
+             for row in desk.locator(".online-board .seat[data-seat]").all()}
     phones = {seat: browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
               for seat in links}
     rng = random.Random(3)
@@ -415,12 +417,54 @@ def online_page(browser: Browser, base: str, password: str, moves: int = 16) -> 
             page.fill("#entry-text", move["placement"])
             page.press("#entry-text", "Enter")
         page.wait_for_selector(f'#online[data-number="{views[seat]["number"] + 1}"]')
-    phone = phones["A"]
-    phone.goto(links["A"])
+    phones["A"].goto(links["A"])  # whose turn it is now, after the last move
+    seat = json.loads(phones["A"].inner_text("#online-initial"))["to_act"] or "A"
+    for name, viewport, language in (("page-phone-online-game", PHONE_SMALL, "en"),
+                                     ("page-phone-online-game-ru", PHONE_SMALL, "ru"),
+                                     ("page-phone-online-game-landscape", PHONE_SIDE, "en")):
+        phone = _phone(browser, base, viewport, language)
+        phone.goto(links[seat])
+        phone.wait_for_selector('#online-connection[data-state="connected"]')
+        view = json.loads(phone.inner_text("#online-initial"))
+        _preview(phone, view, choose_move(view, random.Random(5), swap_rate=0.0))
+        phone.wait_for_timeout(300)
+        shot(phone, name, full_page=False)
+        phone.context.close()
+    phone = _phone(browser, base, PHONE_SMALL, "en")
+    phone.on("dialog", lambda dialog: dialog.accept())  # "Resign this game?"
+    phone.goto(links[seat])
     phone.wait_for_selector('#online-connection[data-state="connected"]')
-    phone.click("#rack .tile >> nth=0")
-    phone.wait_for_timeout(500)
-    shot(phone, "page-phone-online-game", full_page=False)
+    phone.click("#resign-btn")
+    phone.wait_for_selector("#online-end")
+    phone.wait_for_timeout(300)
+    shot(phone, "page-phone-online-end", full_page=False)
+    phone.context.close()
+
+
+PHONE_SMALL = {"width": 360, "height": 740}
+PHONE_SIDE = {"width": 844, "height": 390}
+
+
+def _phone(browser: Browser, base: str, viewport: dict, language: str) -> Page:
+    """A phone's page (touch) reading the site in ``language`` (the switcher's cookie)."""
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "django_language", "value": language, "url": base}])
+    return context.new_page()
+
+
+def _preview(page: Page, view: dict, move: dict) -> None:
+    """Tap the move's tile (again to turn it) and its two cells: the tile shows on the board,
+    waiting for Confirm."""
+    if move["move"] != "place":
+        return
+    first, second = move["placement"].split("-")
+    tile = "".join(sorted(first[-1] + second[-1], key="RGBOYP".index))
+    index = view["rack"].index(tile)
+    page.click(f'#rack .tile[data-index="{index}"]')
+    if first[-1] != tile[0]:
+        page.click(f'#rack .tile[data-index="{index}"]')
+    page.click(f'#online-board g[data-cell="{first[:-1]}"]')
+    page.click(f'#online-board g[data-cell="{second[:-1]}"]')
 
 
 def main() -> None:

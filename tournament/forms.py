@@ -34,7 +34,8 @@ class EventForm(forms.ModelForm):
         label=_("Reason for changing the number of rounds"), required=False, max_length=300,
         help_text=_("Needed once round 1 is paired; kept in the event's history."),
     )
-    KEPT_WHEN_LEFT_OUT = ("checkin", "player_results", "unplayed_colours", "pairing_edition")
+    KEPT_WHEN_LEFT_OUT = ("checkin", "player_results", "unplayed_colours", "pairing_edition",
+                          "no_show_minutes")
     field_order = ["name", "start_date", "end_date", "venue", "pairing_system",
                    "rounds_planned", "rounds_reason", "rounds_note"]
 
@@ -45,7 +46,7 @@ class EventForm(forms.ModelForm):
             "rounds_note", "pairing_order", "rules_profile", "time_control", "bye_vp", "absence_vp",
             "late_entry_vp",
             "forfeit_counts_as_meeting", "first_mover", "pairing_edition", "unplayed_colours",
-            "token_grace_minutes",
+            "token_grace_minutes", "no_show_minutes",
             "clock_compensation_s", "publish_pairings", "publish_standings", "print_language",
             "checkin", "checkin_closes_at", "player_results",
         ]

@@ -162,6 +162,14 @@ class Event(models.Model):
                     "they refuse."),
         validators=[MaxValueValidator(MAX_GRACE_MINUTES)],
     )
+    no_show_minutes = models.PositiveSmallIntegerField(
+        _("an online player who has not appeared loses by forfeit after (minutes)"), default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+        help_text=_("Counted from the start of the clocks. Then the opponent who is there may "
+                    "claim the win from the game page, and you can record it from the round's "
+                    "online page; it is recorded as a forfeit with the reason. A player who "
+                    "opened the game once is not absent: their clock runs as over the board."),
+    )
     clock_compensation_s = models.PositiveIntegerField(
         _("clock compensation per game (seconds)"), default=180,
         validators=[MaxValueValidator(3600)],

@@ -190,6 +190,7 @@ class ClockState:
             "version": state.version,
             "server_time_ms": now,
             "status": state.status.value,
+            "started_at_ms": state.started_at_ms,
             "running": _value(state.running),
             "turn": _value(state.turn),
             "paused": state.paused,

@@ -6,6 +6,8 @@ Every change goes through ``games.online.play`` (the only writer); a refusal is 
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,8 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from clocks import services as clock_services
 from clocks.services import ClockRefused
 from games.models import OnlineGame
+from games.online import no_show, presence
 from games.online import play as online
 from tournament.inputs.request_input import column_range, whole_number
 from tournament.models import Board, Event, Round
@@ -27,21 +31,48 @@ def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round, event=event, number=number)
 
 
-def _seats(request, round_: Round) -> list[dict]:
-    """Per board: the game, and per seat the player, the personal link and the watch link."""
+def _moment(ms: int | None) -> datetime.datetime | None:
+    return None if ms is None else datetime.datetime.fromtimestamp(ms / 1000, tz=datetime.UTC)
+
+
+def _seats(request, round_: Round, *, presence_shown: bool = False) -> list[dict]:
+    """Per board: the game, and per seat the player, the personal link and the watch link.
+    ``presence_shown``: also whether each seat is connected now (``games.online.presence``)
+    and has appeared, the lowest colours, and whether a no-show can be recorded now or from
+    when (``games.online.no_show``; one read of the game and its clock per board)."""
     games = (OnlineGame.objects.filter(board__round=round_)
-             .select_related("board__first", "board__second").order_by("board__number"))
+             .select_related("board__first", "board__second", "board__round__event")
+             .order_by("board__number"))
     rows = []
+    now = clock_services.now_ms()
     for game in games:
         board = game.board
-        seats = [{"seat": seat, "player": player, "opponent": other,
+        seen = no_show.appeared(game, game.moves)
+        heard = presence.seats(game.pk, now) if presence_shown else {}
+        seats = [{"seat": seat, "player": player, "opponent": other, "seen": game.seen(seat),
+                  "appeared": seen[seat], "live": (heard.get(seat) or {}).get("live"),
+                  "heard_at": _moment((heard.get(seat) or {}).get("at")),
                   "url": site_address.absolute_url(request, reverse("online_play",
                                                                       args=[game.token(seat)]))}
                  for seat, player, other in (("A", board.first, board.second),
                                              ("B", board.second, board.first))]
-        rows.append({"game": game, "board": board, "seats": seats, "moves": len(game.moves),
-                     "watch": reverse("online_watch", args=[round_.event.slug, round_.number,
-                                                            board.number])})
+        row = {"game": game, "board": board, "seats": seats, "moves": len(game.moves),
+               "watch": reverse("online_watch", args=[round_.event.slug, round_.number,
+                                                      board.number])}
+        if presence_shown:
+            view = online.view(game, None)
+            row["lowest"] = {seat: min(view["scores"][seat].values()) for seat in ("A", "B")}
+            for entry in seats:
+                entry["lowest"] = row["lowest"][entry["seat"]]
+        if presence_shown and game.record_id is None and not game.no_show \
+                and not all(seen.values()):
+            row["absent"] = [s["player"].name for s in seats if not s["appeared"]]
+            clock = clock_services.snapshot(board)
+            names = {"A": board.first.name, "B": board.second.name}
+            row["no_show_refusal"] = no_show.refusal(
+                game, clock, no_show.absent(game, game.moves), None,
+                round_.event.no_show_minutes, names)
+        rows.append(row)
     return rows
 
 
@@ -49,7 +80,7 @@ def _seats(request, round_: Round) -> list[dict]:
 def online_round(request, event: Event, number: int):
     """The round's online play: the switch, or the seats' links and the clocks' start."""
     round_ = _round(event, number)
-    rows = _seats(request, round_)
+    rows = _seats(request, round_, presence_shown=True)
     is_online = online.is_online(round_)
     games = round_.boards.filter(second__isnull=False).count()
     return render(request, "games/online_round.html", {
@@ -102,6 +133,12 @@ def online_round_action(request, event: Event, number: int, action: str):
             messages.success(request, ngettext("%(count)d clock started.",
                                                "%(count)d clocks started.", count)
                              % {"count": count})
+        elif action == "no_show":
+            game = get_object_or_404(OnlineGame, board__round=round_, board__number=whole_number(
+                request.POST.get("board"), label=_("Board"), column=column_range(Board, "number")))
+            online.claim_no_show(game, seat=None, user=user)
+            messages.success(request, _("Board %(b)d: the forfeit for not appearing is "
+                                        "recorded.") % {"b": game.board.number})
         elif action == "reissue":
             game = get_object_or_404(OnlineGame, board__round=round_, board__number=whole_number(
                 request.POST.get("board"), label=_("Board"), column=column_range(Board, "number")))

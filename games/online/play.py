@@ -47,9 +47,11 @@ from games.engine import format_record
 from games.engine_messages import move_refusal_text
 from games.live import tags_for
 from games.models import LiveGame, OnlineEvent, OnlineGame, OnlineRound
+from games.online import no_show
 from games.online import rows as online_rows
+from tournament import services as event_services
 from tournament.boards.tokens import TokenRefused, check_round_open
-from tournament.models import Board, Event, Round
+from tournament.models import Board, Event, Result, Round
 
 SEATS = ("A", "B")
 
@@ -274,8 +276,13 @@ def _views(game: OnlineGame, table: Table, clock: dict[str, Any]) -> dict[str | 
     board = game.board
     info = {"board": board.pk, "board_number": board.number, "round": board.round.number,
             "players": {"A": board.first.name, "B": board.second.name},
-            "record_id": game.record_id, "clock": clock}
-    return {seat: {**v, **info} for seat, v in table.views().items()}
+            "record_id": game.record_id, "clock": clock,
+            "appeared": no_show.appeared(game, table.moves),
+            "claim_from_ms": no_show.claim_from_ms(clock, board.round.event.no_show_minutes)}
+    views = {seat: {**v, **info} for seat, v in table.views().items()}
+    if game.no_show:
+        views = {seat: no_show.ended_view(v, game.no_show) for seat, v in views.items()}
+    return views
 
 
 def view(game: OnlineGame, seat: str | None, *, link: str | None = None) -> dict[str, Any]:
@@ -389,7 +396,7 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
     online_rows.lock(game)
     if link is not None:
         check_link(game, seat, link)
-    if game.record_id is not None:
+    if game.record_id is not None or game.no_show:
         raise OnlineRefused(_("The game is over."))
     table = _table(game)
     held = clock_services.HeldClock(game.board)
@@ -427,11 +434,11 @@ def play(game: OnlineGame, seat: str, data: Any, *, link: str | None = None) -> 
                           clock_services.ignored_message(outcome.ignored))
         table.moves[-1]["clock"] = outcome.press.remaining_ms // 1000
         table.note_clock(seat, outcome.press.remaining_ms // 1000)
-        if table.to_act == seat and not table.game.has_stopped(_other(seat)):
+        if table.to_act == seat and not table.game.has_stopped(no_show.other(seat)):
             # the opponent holds no tiles (the bag ran out) and passes: the turn comes back
             held.correct(seat, who=f"online {seat}",
                          reason=_("seat %(seat)s holds no tiles and passes")
-                         % {"seat": _other(seat)})
+                         % {"seat": no_show.other(seat)})
     return Played(_save(game, table, held, last_seat=seat)[seat])
 
 
@@ -484,8 +491,76 @@ def _follow_clock(game: OnlineGame) -> None:
         _keep(game, table)
 
 
-def _other(seat: str) -> str:
-    return "B" if seat == "A" else "A"
+# --- a player who never came (games.online.no_show) -------------------------------------------
+
+
+def note_seen(game: OnlineGame, seat: str) -> None:
+    """``seat``'s link opened a socket: the seat has appeared. Only the first time is kept, and
+    then every socket of the board is told (the opponent's page stops offering a claim)."""
+    field = "seen_a" if seat == "A" else "seen_b"
+    with transaction.atomic():
+        if not OnlineGame.objects.filter(pk=game.pk, **{f"{field}__isnull": True}).update(
+                **{field: timezone.now()}):
+            return
+        game = OnlineGame.objects.select_related(
+            "board__round__event", "board__first", "board__second").get(pk=game.pk)
+        table = _table(game)
+        _keep(game, table)
+        clock = clock_services.snapshot(game.board)
+        views = _views(game, table, clock)
+        board = game.board
+        transaction.on_commit(lambda: clock_services.publish(
+            [(board.pk, board.round_id, clock)],
+            attached={board.pk: {"views": encoded_views(views)}}), robust=True)
+
+
+@transaction.atomic
+def claim_no_show(game: OnlineGame, *, seat: str | None, link: str | None = None,
+                  user=None) -> dict[str | None, dict]:
+    """Record that the opponent of ``seat`` (``seat`` None: the arbiter, for every seat that
+    has not appeared) never came: after the event's waiting time from the start of the clocks,
+    a forfeit with the reason (both absent: a double forfeit), the clock finished, the game over
+    without a record. Refused with the reason (``OnlineRefused``) otherwise; nothing changes."""
+    online_rows.lock(game)
+    if link is not None:
+        check_link(game, seat, link)
+    game.seen_a, game.seen_b = (OnlineGame.objects.filter(pk=game.pk)
+                                .values_list("seen_a", "seen_b").get())
+    board = game.board
+    event = board.round.event
+    names = {"A": board.first.name, "B": board.second.name}
+    table = _table(game)
+    held = clock_services.HeldClock(board)
+    clock = held.snapshot
+    missing = no_show.absent(game, table.moves)
+    why = no_show.refusal(game, clock, missing, seat, event.no_show_minutes, names)
+    if why is None and (table.over or _flag_seats(table, clock)):
+        why = _("The game is over.") if table.over else _(
+            "A flag has fallen: the clock decides this game.")
+    if why is None and event_services.current_result(board) is not None:
+        why = _("This board already has a result.")
+    if why is not None:
+        _keep(game, table)
+        raise OnlineRefused(why)
+    losers = [no_show.other(seat)] if seat is not None else missing
+    reason = no_show.reason(losers, names, event.no_show_minutes, seat)
+    if len(losers) == 2:
+        event_services.record_result(board, Result.Kind.DOUBLE_FORFEIT, user=user,
+                                     source=Result.Source.ARBITER, reason=reason)
+    else:
+        event_services.record_result(
+            board, Result.Kind.FORFEIT, user=user, source=Result.Source.ARBITER, reason=reason,
+            loser_seat="first" if losers == ["A"] else "second",
+            entered_by_label="" if seat is None else names[seat])
+    held.finish(FinishKind.ARBITER, who="arbiter" if seat is None else f"online {seat}",
+                reason=reason)
+    held.store()
+    game.no_show = "".join(losers)
+    OnlineGame.objects.filter(pk=game.pk).update(no_show=game.no_show)
+    views = _views(game, table, held.snapshot)
+    held.publish(views=encoded_views(views))
+    _keep(game, table)
+    return views
 
 
 def _clock_refusal(clock: dict[str, Any]) -> str | None:

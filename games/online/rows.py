@@ -1,11 +1,12 @@
 """An online move's two statements on its game row (lock and read, save) in plain SQL.
 
 Every move locks the game row and reads what may have changed since the socket connected (the
-moves, the record, the links, the round's status, the board's number and the players' names),
-then writes the moves back. Built with the ORM these two queries (four joins, five model
-instances) cost more of a worker's database thread than the rest of the move; like the
-clock's press (``clocks/rows.py``) they are built once per database vendor from the models'
-metadata and run through Django's cursor, on the same connection and transaction.
+moves, the record, the links, a no-show, the round's status, the board's number and the
+players' names), then writes the moves back. Built with the ORM these two queries (four
+joins, five model instances) cost more of a worker's database thread than the rest of the
+move; like the clock's press (``clocks/rows.py``) they are built once per database vendor
+from the models' metadata and run through Django's cursor, on the same connection and
+transaction.
 
 Only the game row is locked (``FOR UPDATE OF``): locking the joined board, round and players
 too would make every move of a round wait for the others.
@@ -37,7 +38,8 @@ def _lock_sql(vendor: str, for_update_of: bool) -> str:
     def table(model, alias: str) -> str:
         return f"{_q(model._meta.db_table)} {alias}"
 
-    game = [_column("g", OnlineGame, f) for f in ("moves", "record", "token_a", "token_b")]
+    game = [_column("g", OnlineGame, f)
+            for f in ("moves", "record", "token_a", "token_b", "no_show")]
     columns = [*game, _column("b", Board, "number"), _column("r", Round, "status"),
                _column("f", Player, "name"), _column("s", Player, "name")]
     sql = (f"SELECT {', '.join(columns)} FROM {table(OnlineGame, 'g')}"
@@ -71,7 +73,8 @@ def lock(game: OnlineGame) -> None:
         row = cursor.fetchone()
     if row is None:
         raise OnlineGame.DoesNotExist(f"online game {game.pk} is gone")
-    moves, game.record_id, game.token_a, game.token_b, number, status, first, second = row
+    (moves, game.record_id, game.token_a, game.token_b, game.no_show, number, status, first,
+     second) = row
     game.moves = json.loads(moves) if isinstance(moves, str) else moves
     board = game.board
     board.number, board.first.name, board.second.name = number, first, second

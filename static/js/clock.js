@@ -49,6 +49,7 @@
     offline: gettext("Offline"),
     reconnecting: gettext("Connection lost: reconnecting…"),
     refused: gettext("Refused"),
+    reason_missing: gettext("No reason given: nothing changed. A correction needs a reason for the clock's log."),
     not_started: gettext("Waiting for the arbiter to start the clock"),
     paused: gettext("Paused by the arbiter"),
     finished: gettext("Game over: the clock is stopped"),
@@ -144,6 +145,7 @@
 
   function askReason() {
     var reason = window.prompt(strings.reason_prompt, strings.reason_default);
+    if (reason !== null && !reason.trim()) showMessage(strings.reason_missing);  // not cancelled: say why
     return reason && reason.trim() ? reason.trim() : null;
   }
 

@@ -115,10 +115,24 @@
       var credit = row.querySelector("[data-credit]");
       text = creditText(snap);
       if (credit.textContent !== text) credit.textContent = text;
+      usable(row, snap);
     });
     var age = Math.round((Date.now() - lastUpdate) / 1000);
     document.getElementById("hall-updated").textContent = interpolate(
       ngettext("updated %(s)s second ago", "updated %(s)s seconds ago", age), { s: age }, true);
+  }
+
+  /* A board's controls offer only what its clock can take: nothing once it is finished, Start
+   * before the start, Pause while it runs, Resume while paused (the server refuses the rest
+   * anyway; greyed out, the arbiter sees it before clicking). */
+  function usable(row, snap) {
+    var started = snap.status !== "not_started", finished = Boolean(snap.finished);
+    row.querySelectorAll("[data-command]").forEach(function (button) {
+      var command = button.dataset.command;
+      button.disabled = finished || (command === "start" ? started
+        : command === "pause" ? !started || snap.paused
+        : command === "resume" ? !snap.paused : false);
+    });
   }
 
   /* What a round-wide command did, said with the number of clocks it reached. */

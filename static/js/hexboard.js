@@ -37,7 +37,9 @@
   }
 
   // Draw an empty board of radius n into `svg`; returns {cells: name -> polygon, setColour}.
-  function draw(svg, n, onClick) {
+  // onClick(cell) for a tap on a free-to-play cell; onStart(cell), if given, for a tap on a
+  // start symbol (a page that says why nothing happens there).
+  function draw(svg, n, onClick, onStart) {
     n = n || 5;
     var w = SIZE * Math.sqrt(3) * (2 * n + 1) + 8, h = SIZE * (3 * n + 2) + 8;
     svg.setAttribute("viewBox", (-w / 2) + " " + (-h / 2) + " " + w + " " + h);
@@ -58,6 +60,7 @@
           poly.setAttribute("fill", "#e3ddd0");
           symbol(starts[name], xy[0], xy[1], g);
           label.remove();
+          if (onStart) g.addEventListener("click", (function (cell) { return function () { onStart(cell); }; })(name));
         } else if (onClick) {
           g.style.cursor = "pointer";
           g.addEventListener("click", (function (cell) { return function () { onClick(cell); }; })(name));
@@ -89,7 +92,15 @@
       if (cells[name]) cells[name].setAttribute("stroke", on ? "#000" : "#8a8172");
       if (cells[name]) cells[name].setAttribute("stroke-width", on ? 3 : 1);
     }
-    return { cells: cells, setColour: setColour, highlight: highlight, starts: starts };
+    // A tile shown on the board before the server has it: "preview" (not sent, awaiting
+    // Confirm) or "pending" (sent, awaiting the server's answer); null: as the position has it.
+    function mark(name, kind) {
+      var m = marks[name];
+      if (!m) return;
+      m.g.classList.remove("preview", "pending");
+      if (kind) m.g.classList.add(kind);
+    }
+    return { cells: cells, setColour: setColour, highlight: highlight, starts: starts, mark: mark };
   }
 
   // Six horizontal bars for a seat's tracks (0-18) into `container`.

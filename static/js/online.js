@@ -1,7 +1,10 @@
 /* An online game (docs/online-protocol.md): shows the server's views and sends moves; the
  * server (the rules engine) decides everything. A seat's page: tap a tile of the rack (tap it
- * again to turn it), then two adjacent cells; or type "f10R-f9G", or two cell names for the
- * chosen tile. A spectator's page only shows. Clocks as on the clock page (clock.js helpers).
+ * again to turn it), then two adjacent cells; the tile shows on the board with Confirm and
+ * Cancel (or goes at once with confirmation switched off in Options); or type "f10R-f9G", or
+ * two cell names for the chosen tile. A move sent shows on the own board at once, marked as
+ * sent, until the server's answer confirms it or takes it back with the reason. A spectator's
+ * page only shows. Clocks as on the clock page (clock.js helpers).
  */
 (function () {
   "use strict";
@@ -12,17 +15,21 @@
   var view = JSON.parse(document.getElementById("online-initial").textContent);
   var clock = view.clock;
   var $ = function (id) { return document.getElementById(id); };
-  var board = HexBoard.draw($("online-board"), 5, onCell);
-  var chosen = null, turned = false, picked = [], lastCells = [];
+  var board = HexBoard.draw($("online-board"), 5, onCell, onStart);
+  var chosen = null, turned = false, picked = [], outlined = [], lastTap = null;
+  /* A placement shown on the board and not sent (waiting for Confirm). */
+  var preview = null;
   /* The move sent and not yet answered (kept through a lost link and sent again with the same
    * number when it is back), and the reason this link stopped playing (the arbiter gave the
    * seat a new link): the page never shows a move as made, or the rack as playable, when the
-   * server has not said so. */
+   * server has not said so. ``pending.message`` is what went to the server; ``pending.shown``
+   * the tile shown on the own board meanwhile. */
   var pending = null, replaced = null, linkState = "connecting", reconnected = false;
   var S = {
     your_move: gettext("Your move: tap a tile, then two cells"),
     your_bonus: gettext("Ingenious! Your bonus play: place another tile"),
     your_choice: gettext("Swap your rack or refill it"),
+    confirm: gettext("Confirm the tile shown, or cancel"),
     waiting: gettext("%(name)s to move"),
     waiting_bonus: gettext("%(name)s makes a bonus play"),
     not_started: gettext("Waiting for the arbiter to start the clocks"),
@@ -32,6 +39,9 @@
     pick_tile: gettext("Choose a tile of your rack first."),
     not_adjacent: gettext("Those cells do not touch: tap two adjacent free cells."),
     not_yours: gettext("It is not your turn."),
+    choose_first: gettext("Swap your rack or refill it first."),
+    taken: gettext("That cell is taken: tap a free cell."),
+    start_cell: gettext("That is a start symbol: tiles go on the free cells."),
     bad_entry: gettext("Type a move like f10R-f9G, or two cells like f10 f9 for the chosen tile."),
     confirm_resign: gettext("Resign this game? Your opponent wins."),
     sending: gettext("Sending your move…"),
@@ -39,27 +49,105 @@
     still_sending: gettext("Your move is still on its way: wait for the server's answer."),
     moved_on: gettext("Your move was not sent: the game changed while the connection was lost."),
     replaced: gettext("This link no longer plays this seat: %(why)s Ask the arbiter for the new link."),
+    won: gettext("You won"),
+    lost: gettext("You lost"),
+    drawn: gettext("Drawn"),
+    winner: gettext("%(name)s won"),
+    lowest: gettext("%(name)s: lowest colour %(points)s"),
+    next_board: gettext("Round %(round)s: board %(board)s against %(name)s."),
+    next_bye: gettext("Round %(round)s: you have the bye."),
+    next_starts: gettext("It starts at %(time)s."),
+    next_unknown: gettext("Round %(round)s is not paired yet."),
+    next_play: gettext("Play your next game"),
+    title_move: gettext("Your move"),
+    log_place: gettext("%(first)s %(first_colour)s, %(second)s %(second_colour)s"),
+    log_points: gettext("+%(points)s %(colour)s"),
+    log_bonus: gettext("bonus: %(move)s"),
+    log_swap: gettext("swapped the rack"),
+    log_flag: gettext("time is up"),
+    log_resign: gettext("resigned"),
+    absent_wait: gettext("%(name)s has not opened the game yet. If they are still away at %(time)s, you may claim the win by forfeit."),
+    absent_claim: gettext("%(name)s has not opened the game within the waiting time: you may claim the win by forfeit."),
+    confirm_claim: gettext("Claim the win? %(name)s is recorded as absent and loses by forfeit."),
   };
   // Why a game ended, by the engine's code (the view's end_code and end_params): the view's
   // English "end" is for other clients; this page says it in the reader's language.
   var END = {
     end_capped: gettext("all six colours at %(cap)s"),
     end_resignation: pgettext("why the game ended", "resignation"),
-    end_no_placement: gettext("no legal placement left"),
+    end_no_placement: gettext("no tile fits: no two free cells touch"),
     end_all_stopped: gettext("every seat has stopped"),
     end_no_tiles: gettext("no tiles left to place"),
+    end_no_show: gettext("%(names)s did not appear: a forfeit"),
   };
   function endText(v) {
-    return END[v.end_code] ? fmt(END[v.end_code], v.end_params || {}) : v.end;
+    var params = v.end_params || {};
+    if (v.end_code === "end_no_show") {
+      params = { names: (params.seats || "").split("").map(name).join(", ") };
+    }
+    return END[v.end_code] ? fmt(END[v.end_code], params) : v.end;
   }
   C.noteServerTime(clock.server_time_ms);
   function fmt(text, values) { return interpolate(text, values, true); }
   function name(s) { return view.players[s]; }
 
-  function message(text) {
+  // --- options: kept on this device ------------------------------------------------------------
+  var OPTIONS = { confirm: true, sound: false, vibrate: false };
+  function option(key) {
+    try {
+      var kept = window.localStorage.getItem("online." + key);
+      return kept === null ? OPTIONS[key] : kept === "1";
+    } catch (e) { return OPTIONS[key]; }
+  }
+  Object.keys(OPTIONS).forEach(function (key) {
+    var box = $("opt-" + key);
+    if (!box) return;
+    box.checked = option(key);
+    box.addEventListener("change", function () {
+      try { window.localStorage.setItem("online." + key, box.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+      if (key === "sound" && box.checked) notify("move");  // a sample, and the browser's leave to play
+      if (key === "confirm" && !box.checked && preview) confirmPreview();
+    });
+  });
+  $("options-btn").addEventListener("click", function () {
+    var panel = $("options");
+    panel.hidden = !panel.hidden;
+    this.setAttribute("aria-expanded", panel.hidden ? "false" : "true");
+  });
+
+  /* A move by the other side, or low time: a short tone and a buzz, each only if chosen in
+   * Options (off by default: a hall full of beeping phones helps nobody). */
+  var audio = null;
+  function notify(kind) {
+    if (option("vibrate") && navigator.vibrate) navigator.vibrate(kind === "low" ? [80, 60, 80] : 60);
+    if (!option("sound")) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var tones = kind === "low" ? [880, 880] : [660];
+      tones.forEach(function (hz, i) {
+        var osc = audio.createOscillator(), gain = audio.createGain(), at = audio.currentTime + i * 0.18;
+        osc.frequency.value = hz;
+        gain.gain.setValueAtTime(0.15, at);
+        gain.gain.exponentialRampToValueAtTime(0.001, at + 0.14);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(at);
+        osc.stop(at + 0.15);
+      });
+    } catch (e) { /* no audio on this device */ }
+  }
+
+  // --- feedback where the finger is --------------------------------------------------------------
+  var hintTimer = null;
+  function hint(text, cell) {
     var box = $("online-message");
+    window.clearTimeout(hintTimer);
     box.textContent = text || "";
     box.hidden = !text;
+    if (!text) return;
+    var wrap = box.parentNode.getBoundingClientRect(), poly = cell && board.cells[cell];
+    var y = poly ? poly.getBoundingClientRect().top - wrap.top : wrap.height / 2;
+    box.style.top = Math.max(0, y > 80 ? y - 64 : y + 44) + "px";
+    hintTimer = window.setTimeout(function () { hint(""); }, 4000);
   }
 
   function qr(cell) { return [Number(cell.slice(1)) - 6, 5 - (cell.charCodeAt(0) - 97)]; }
@@ -69,15 +157,27 @@
       return d[0] === dq && d[1] === dr;
     });
   }
+  var PLACEMENT = /^([a-k]\d{1,2})([RGBOYP])-([a-k]\d{1,2})([RGBOYP])$/;
+  function cellsOf(placement) {
+    var m = PLACEMENT.exec(placement);
+    return m ? [[m[1], m[2]], [m[3], m[4]]] : [];
+  }
   function myTurn(awaiting) {
     return seat && !view.over && view.to_act === seat && (!awaiting || view.awaiting === awaiting);
   }
-  /* Whether this seat may send a move now: its turn, the clocks started and not paused, the
-   * link not replaced, no move of its own still unanswered. */
-  function mayMove(awaiting) {
-    return myTurn(awaiting) && !replaced && !pending && clock.status !== "not_started" &&
-      !clock.paused;
+  /* Why this seat may not place now (null: it may): not its turn, the clocks not started or
+   * paused, the link replaced, a move of its own still unanswered. */
+  function refusal(awaiting) {
+    if (replaced || view.over) return "";
+    if (pending) return S.still_sending;
+    if (!myTurn()) return S.not_yours;
+    if (awaiting === "place" && view.awaiting === "choice") return S.choose_first;
+    if (!myTurn(awaiting)) return S.not_yours;
+    if (clock.status === "not_started") return S.not_started;
+    if (clock.paused) return S.paused;
+    return null;
   }
+  function mayMove(awaiting) { return refusal(awaiting) === null; }
 
   /* When this seat's turn began on this screen: a move sends how long ago (think_ms), and the
    * server credits the network's delay within bounds (docs/online-protocol.md). */
@@ -89,14 +189,14 @@
   }
   noteTurn(clock);
 
-  function send(move) {
+  function send(move, shown) {
     if (replaced) return;
-    if (pending) { message(S.still_sending); return; }
-    message("");
+    if (pending) { hint(S.still_sending, lastTap); return; }
+    hint("");
     move.type = "move";
     move.number = view.number;
     if (turnKey !== null) move.think_ms = Math.max(0, Math.round(performance.now() - turnSeen));
-    pending = move;
+    pending = { message: move, shown: shown || null };
     conn.send(move);  // on a lost link it waits in `pending` for the link to come back
     render();
   }
@@ -105,17 +205,46 @@
    * game's number went past it), or is sent again as it was, or can no longer be played. */
   function resend() {
     if (!pending) return;
-    if (view.number > pending.number) { pending = null; return; }
-    if (view.number === pending.number && myTurn()) { conn.send(pending); return; }
+    var number = pending.message.number;
+    if (view.number > number) { pending = null; return; }
+    if (view.number === number && myTurn()) { conn.send(pending.message); return; }
     pending = null;
     clearPick();
-    message(S.moved_on);
+    hint(S.moved_on);
   }
 
-  function place(first, second) {
+  /* A placement goes: shown on the own board at once (faded, the tile gone from the rack)
+   * until the server answers. */
+  function commit(placement) {
+    var cells = cellsOf(placement);
+    var tile = cells.length ? [cells[0][1], cells[1][1]].sort(function (a, b) {
+      return "RGBOYP".indexOf(a) - "RGBOYP".indexOf(b);
+    }).join("") : null;
+    var index = chosen !== null && view.rack[chosen] === tile ? chosen : view.rack.indexOf(tile);
+    preview = null;
+    clearPick();
+    send({ move: "place", placement: placement }, { cells: cells, index: index });
+  }
+
+  function propose(first, second) {
     var tile = view.rack[chosen];
     var a = turned ? tile[1] : tile[0], b = turned ? tile[0] : tile[1];
-    send({ move: "place", placement: first + a + "-" + second + b });
+    var placement = first + a + "-" + second + b;
+    if (!option("confirm")) { commit(placement); return; }
+    preview = { placement: placement, cells: cellsOf(placement) };
+    render();
+  }
+
+  function confirmPreview() {
+    if (preview) commit(preview.placement);
+  }
+
+  function cancelPreview() {
+    preview = null;
+    chosen = null;  // the tile back in the rack, not chosen
+    turned = false;
+    clearPick();
+    render();
   }
 
   function clearPick() {
@@ -123,17 +252,24 @@
     picked = [];
   }
 
+  function onStart(cell) {
+    if (seat && !replaced && !view.over) hint(S.start_cell, cell);
+  }
+
   function onCell(cell) {
-    if (!seat || replaced) return;
-    if (pending) { message(S.still_sending); return; }
-    if (!myTurn("place")) { message(S.not_yours); return; }
-    if (view.cells[cell]) return;
-    if (chosen === null) { message(S.pick_tile); return; }
-    if (picked.length === 1 && picked[0] === cell) { clearPick(); return; }
-    if (picked.length === 1 && !adjacent(picked[0], cell)) { clearPick(); message(S.not_adjacent); }
+    lastTap = cell;
+    if (!seat || replaced || view.over) return;
+    var why = refusal("place");
+    if (why) { hint(why, cell); return; }
+    if (view.cells[cell]) { hint(S.taken, cell); return; }
+    if (chosen === null) { hint(S.pick_tile, cell); return; }
+    if (preview) { preview = null; clearPick(); }  // a new tap starts the placement anew
+    hint("");
+    if (picked.length === 1 && picked[0] === cell) { clearPick(); render(); return; }
+    if (picked.length === 1 && !adjacent(picked[0], cell)) { clearPick(); hint(S.not_adjacent, cell); }
     picked.push(cell);
     board.highlight(cell, true);
-    if (picked.length === 2) place(picked[0], picked[1]);
+    if (picked.length === 2) propose(picked[0], picked[1]); else render();
   }
 
   function symbolSvg(letter) {
@@ -146,6 +282,7 @@
     if (!rack) return;
     rack.innerHTML = "";
     if (chosen !== null && chosen >= view.rack.length) chosen = null;
+    var playable = mayMove("place");
     view.rack.forEach(function (tile, i) {
       var button = document.createElement("button");
       button.type = "button";
@@ -155,11 +292,19 @@
       var shown = chosen === i && turned ? tile[1] + tile[0] : tile;
       button.innerHTML = symbolSvg(shown[0]) + symbolSvg(shown[1]);
       button.setAttribute("aria-pressed", chosen === i ? "true" : "false");
-      button.disabled = !mayMove("place");
+      button.disabled = !playable;
+      if (pending && pending.shown && pending.shown.index === i) button.classList.add("sent");
       button.addEventListener("click", function () {
         if (chosen === i) turned = !turned; else { chosen = i; turned = false; }
+        hint("");
+        if (preview && chosen === i) {
+          // the tile turned where it lies: the same two cells, the colours the other way round
+          propose(preview.cells[0][0], preview.cells[1][0]);
+          return;
+        }
+        preview = null;
         clearPick();
-        renderRack();
+        render();
       });
       rack.appendChild(button);
     });
@@ -175,6 +320,96 @@
         el.classList.toggle("lowest", low.indexOf(c) >= 0);
       });
     });
+    $("bag").textContent = view.bag;
+  }
+
+  /* The board as the position has it, plus the tile previewed or sent: only cells that change
+   * are redrawn. */
+  var drawn = {};
+  function renderBoard() {
+    var want = {};
+    Object.keys(view.cells).forEach(function (cell) { want[cell] = view.cells[cell] + ":"; });
+    var extra = pending && pending.shown ? [pending.shown.cells, "pending"]
+      : preview ? [preview.cells, "preview"] : null;
+    if (extra) {
+      extra[0].forEach(function (part) {
+        if (!view.cells[part[0]]) want[part[0]] = part[1] + ":" + extra[1];
+      });
+    }
+    Object.keys(drawn).forEach(function (cell) {
+      if (!(cell in want)) { board.setColour(cell, null); board.mark(cell, null); }
+    });
+    Object.keys(want).forEach(function (cell) {
+      if (drawn[cell] === want[cell]) return;
+      var parts = want[cell].split(":");
+      board.setColour(cell, parts[0]);
+      board.mark(cell, parts[1] || null);
+    });
+    drawn = want;
+    outlined.forEach(function (c) { board.highlight(c, false); });
+    var turns = turnsOf(view.actions || []), last = null;
+    for (var i = turns.length - 1; i >= 0 && !last; i--) if (turns[i].cells.length) last = turns[i];
+    outlined = last ? last.cells : [];
+    outlined.forEach(function (c) {
+      board.cells[c].setAttribute("stroke", "#dc2626");
+      board.cells[c].setAttribute("stroke-width", 3);
+    });
+    picked.forEach(function (c) { board.highlight(c, true); });
+  }
+
+  /* The public actions grouped by turn: a turn is a seat's actions up to the one carrying its
+   * clock (the turn's last placement or its swap); a flag or a resignation stands alone. */
+  function turnsOf(actions) {
+    var turns = [], current = null;
+    actions.forEach(function (a) {
+      if (!current || current.seat !== a.seat || current.closed) {
+        current = { seat: a.seat, actions: [], cells: [], closed: false };
+        turns.push(current);
+      }
+      current.actions.push(a);
+      if (a.action === "place") cellsOf(a.placement).forEach(function (p) { current.cells.push(p[0]); });
+      if (a.clock !== undefined || a.action === "flag" || a.action === "resign") current.closed = true;
+    });
+    return turns;
+  }
+
+  function actionText(a, bonus) {
+    if (a.action === "swap") return S.log_swap;
+    if (a.action === "flag") return S.log_flag;
+    if (a.action === "resign") return S.log_resign;
+    var cells = cellsOf(a.placement);
+    if (!cells.length) return a.placement;
+    var text = fmt(S.log_place, {
+      first: cells[0][0], first_colour: HexBoard.NAMES[cells[0][1]],
+      second: cells[1][0], second_colour: HexBoard.NAMES[cells[1][1]],
+    });
+    Object.keys(a.claim || {}).forEach(function (c) {
+      text += ", " + fmt(S.log_points, { points: a.claim[c], colour: HexBoard.NAMES[c] });
+    });
+    return bonus ? fmt(S.log_bonus, { move: text }) : text;
+  }
+
+  var logged = -1;
+  function renderLog() {
+    var log = $("log"), actions = view.actions || [];
+    if (actions.length === logged) return;
+    logged = actions.length;
+    log.innerHTML = "";
+    var turns = turnsOf(actions);
+    turns.forEach(function (turn, n) {
+      var item = document.createElement("li"), who = document.createElement("b"), placed = 0;
+      who.textContent = name(turn.seat);
+      item.appendChild(who);
+      item.dataset.seat = turn.seat;
+      item.appendChild(document.createTextNode(": " + turn.actions.map(function (a) {
+        var text = actionText(a, a.action === "place" && placed > 0);
+        if (a.action === "place") placed++;
+        return text;
+      }).join("; ")));
+      if (n === turns.length - 1) item.className = "last";
+      log.appendChild(item);
+    });
+    log.scrollTop = log.scrollHeight;
   }
 
   function statusText() {
@@ -183,6 +418,7 @@
     if (pending) return linkState === "connected" ? S.sending : S.sending_offline;
     if (clock.status === "not_started") return S.not_started;
     if (clock.paused) return S.paused;
+    if (preview) return S.confirm;
     var other = view.to_act;
     var flagged = ["A", "B"].filter(function (s) { return view.stopped[s]; });
     var prefix = flagged.length ? fmt(S.flagged, { name: name(flagged[0]) }) + " · " : "";
@@ -194,32 +430,93 @@
     return prefix + fmt(text, { name: name(other) });
   }
 
+  var baseTitle = document.title;
   function render() {
     root.dataset.number = view.number;
     root.dataset.toAct = view.to_act || "";
     root.dataset.awaiting = view.awaiting || "";
     root.dataset.over = view.over ? "1" : "0";
-    Object.keys(view.cells).forEach(function (cell) { board.setColour(cell, view.cells[cell]); });
-    lastCells.forEach(function (c) { board.cells[c].setAttribute("stroke", "#8a8172"); board.cells[c].setAttribute("stroke-width", 1); });
-    lastCells = view.last || [];
-    lastCells.forEach(function (c) { board.cells[c].setAttribute("stroke", "#dc2626"); board.cells[c].setAttribute("stroke-width", 3); });
+    root.dataset.pending = pending ? "1" : "0";
+    root.dataset.preview = preview ? "1" : "0";
+    root.dataset.replaced = replaced ? "1" : "0";
+    renderBoard();
     renderScores();
     renderRack();
+    renderLog();
     if ($("choice")) $("choice").hidden = !mayMove("choice");
+    if ($("confirm-bar")) $("confirm-bar").hidden = !preview;
     if ($("entry")) $("entry").hidden = Boolean(replaced) || view.over;
-    root.dataset.pending = pending ? "1" : "0";
-    root.dataset.replaced = replaced ? "1" : "0";
     $("online-status").textContent = statusText();
-    if (view.over) {
-      $("online-end").hidden = false;
-      $("end-result").textContent = fmt(S.over, { result: view.result, end: endText(view) });
-      $("end-seed").textContent = view.seed || "";
-      if (view.record_id) $("end-record").href = document.body.dataset.viewer.replace("/0/", "/" + view.record_id + "/");
-      if ($("entry")) $("entry").hidden = true;
-    }
+    document.title = (myTurn() && mayMove() ? S.title_move + " · " : "") + baseTitle;
+    if (view.over) renderEnd();
     renderClock();
   }
 
+  // --- the end ------------------------------------------------------------------------------------
+  var endShown = false, endClosed = false, nextAsked = false;
+  function renderEnd() {
+    var result = view.result, winner = result === "1-0" ? "A" : result === "0-1" ? "B" : null;
+    $("end-title").textContent = !winner ? S.drawn : seat ? (winner === seat ? S.won : S.lost)
+      : fmt(S.winner, { name: name(winner) });
+    $("end-result").textContent = fmt(S.over, { result: result, end: endText(view) });
+    $("end-scores").textContent = ["A", "B"].map(function (s) {
+      var points = Math.min.apply(null, Object.keys(view.scores[s]).map(function (c) { return view.scores[s][c]; }));
+      return fmt(S.lowest, { name: name(s), points: points });
+    }).join(" · ");
+    $("end-seed").textContent = view.seed || "";
+    if (view.record_id) $("end-record").href = document.body.dataset.viewer.replace("/0/", "/" + view.record_id + "/");
+    if (!endShown && !endClosed) { $("online-end").hidden = false; endShown = true; $("end-close").focus(); }
+    if (seat && root.dataset.next && !nextAsked) { nextAsked = true; askNext(); }
+  }
+
+  /* The player's next round, asked when the game ends (it may have been paired meanwhile). */
+  function askNext() {
+    fetch(root.dataset.next, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : {}; })
+      .then(function (next) {
+        var box = $("end-next");
+        root.dataset.nextKnown = "1";
+        if (!next.round) return;
+        var text = next.opponent === null ? fmt(S.next_bye, next)
+          : next.board ? fmt(S.next_board, { round: next.round, board: next.board, name: next.opponent })
+          : fmt(S.next_unknown, next);
+        if (next.starts_at) text += " " + fmt(S.next_starts, { time: new Date(next.starts_at).toLocaleString() });
+        box.textContent = text;
+        if (next.url) {
+          var link = document.createElement("a");
+          link.href = next.url;
+          link.textContent = S.next_play;
+          box.appendChild(document.createTextNode(" "));
+          box.appendChild(link);
+        }
+        box.hidden = false;
+      })
+      .catch(function () { /* the end screen stands without it */ });
+  }
+  $("end-close").addEventListener("click", function () {
+    $("online-end").hidden = true;
+    endClosed = true;
+  });
+
+  /* The opponent never came (games.online.no_show): the server says who has appeared and from
+   * when a claim may be made; the page offers it then, and the server checks it again. */
+  function renderClaim() {
+    var box = $("claim");
+    if (!box) return;
+    var other = seat === "A" ? "B" : "A", due = view.claim_from_ms;
+    var absent = !view.over && !replaced && view.appeared && !view.appeared[other] &&
+      due !== null && due !== undefined && clock.finished === null;
+    box.hidden = !absent;
+    if (!absent) return;
+    var ready = C.serverNow() >= due;
+    var text = ready ? fmt(S.absent_claim, { name: name(other) })
+      : fmt(S.absent_wait, { name: name(other), time: C.localTime(due) });
+    if ($("claim-text").textContent !== text) $("claim-text").textContent = text;
+    $("claim-btn").hidden = !ready;
+    $("claim-btn").disabled = Boolean(pending) || clock.paused;
+  }
+
+  var warned = {};
   function renderClock() {
     var now = C.serverNow(), running = C.runningSide(clock);
     ["A", "B"].forEach(function (s) {
@@ -229,7 +526,13 @@
       box.classList.toggle("running", running === s);
       box.classList.toggle("low", left < 60000);
       box.classList.toggle("flagged", clock.flags[s] !== null);
+      if (s === seat && running === s) {
+        [60000, 10000].forEach(function (mark) {
+          if (left < mark && !warned[mark]) { warned[mark] = true; notify("low"); }
+        });
+      }
     });
+    renderClaim();
   }
 
   function applyClock(next) {
@@ -250,9 +553,11 @@
 
   function applyView(next) {
     if (older(next, view)) return;
-    if (next.number !== view.number) { chosen = null; turned = false; clearPick(); }
-    if (pending && next.number > pending.number) pending = null;  // answered: the move stands
+    var moved = next.number > view.number, actions = next.actions || [];
+    if (next.number !== view.number) { chosen = null; turned = false; preview = null; clearPick(); hint(""); }
+    if (pending && next.number > pending.message.number) pending = null;  // answered: the move stands
     view = next;
+    if (moved && actions.length && actions[actions.length - 1].seat !== seat) notify("move");
     applyClock(next.clock);
     render();
   }
@@ -263,7 +568,7 @@
       C.connectionLabel($("online-connection"), state);
       if (state === "connected" && pending) reconnected = true;  // decided on the next view
       linkState = state;
-      if (state === "refused") { replaced = lastError || C.strings.refused; pending = null; }
+      if (state === "refused") { replaced = lastError || C.strings.refused; pending = null; preview = null; }
       render();
     },
     message: function (data) {
@@ -272,20 +577,26 @@
         if (reconnected) { reconnected = false; resend(); render(); }
       } else if (data.type === "clock") applyClock(data.clock);
       else if (data.type === "refused") {
-        pending = null;
+        pending = null;  // the tile sent goes back to the rack, the board as the server has it
         clearPick();
         applyView(data.view);
-        message(data.message);
+        hint(data.message, lastTap);
         render();
       } else if (data.type === "error") {
         lastError = data.message;
         if (pending) { pending = null; clearPick(); render(); }
-        if (!data.fatal) message(data.message);
+        if (!data.fatal) hint(data.message, lastTap);
       }
     },
   }, seat ? "keeper" : "watcher");
 
   if (seat) {
+    $("confirm-btn").addEventListener("click", confirmPreview);
+    $("claim-btn").addEventListener("click", function () {
+      var other = seat === "A" ? "B" : "A";
+      if (window.confirm(fmt(S.confirm_claim, { name: name(other) }))) conn.send({ type: "claim" });
+    });
+    $("cancel-btn").addEventListener("click", cancelPreview);
     $("swap-btn").addEventListener("click", function () { send({ move: "swap" }); });
     $("refill-btn").addEventListener("click", function () { send({ move: "refill" }); });
     $("resign-btn").addEventListener("click", function () {
@@ -296,14 +607,15 @@
       var text = $("entry-text").value.trim();
       var full = /^([a-k]\d{1,2}[RGBOYP])-([a-k]\d{1,2}[RGBOYP])$/i.exec(text);
       var cells = /^([a-k]\d{1,2})[\s-]+([a-k]\d{1,2})$/i.exec(text);
+      lastTap = null;
       if (full) {
-        var p = full[1].slice(0, -1).toLowerCase() + full[1].slice(-1).toUpperCase() + "-" +
-          full[2].slice(0, -1).toLowerCase() + full[2].slice(-1).toUpperCase();
-        send({ move: "place", placement: p });
+        commit(full[1].slice(0, -1).toLowerCase() + full[1].slice(-1).toUpperCase() + "-" +
+          full[2].slice(0, -1).toLowerCase() + full[2].slice(-1).toUpperCase());
       } else if (cells) {
-        if (chosen === null) { message(S.pick_tile); return; }
-        place(cells[1].toLowerCase(), cells[2].toLowerCase());
-      } else { message(S.bad_entry); return; }
+        if (chosen === null) { hint(S.pick_tile); return; }
+        var tile = view.rack[chosen], a = turned ? tile[1] : tile[0], b = turned ? tile[0] : tile[1];
+        commit(cells[1].toLowerCase() + a + "-" + cells[2].toLowerCase() + b);
+      } else { hint(S.bad_entry); return; }
       $("entry-text").value = "";
     });
   }

@@ -84,20 +84,60 @@ def test_every_page_passes_wcag_21_aa_at_phone_and_desktop_width(
     assert not failures, "\n".join(failures)
 
 
-def test_online_game_pages_pass_wcag_21_aa(arbiter, server, browser):  # noqa: F811
-    """The layout event has no online boards: a one-game online round of its own, its two
-    seats, its spectator page and the arbiter's online round page."""
-    cup = services.create_event(name="Online Access", slug="online-access", arbiter=arbiter,
+def _online_game(arbiter, name: str, slug: str):  # noqa: F811
+    """A two-player event whose one round is online, published, its clocks started."""
+    cup = services.create_event(name=name, slug=slug, arbiter=arbiter,
                                 pairing_system=Event.PairingSystem.ROUND_ROBIN,
                                 rounds_planned=1)
-    for name in ("Ada First", "Ben Second"):
-        services.add_player(cup, name=name)
+    for entrant in ("Ada First", "Ben Second"):
+        services.add_player(cup, name=entrant)
     round_ = services.publish_round(services.pair_next_round(cup))
     game = online.mark_online(round_, user=arbiter)[0]
     online.start_round(round_, who=arbiter.username, user=arbiter)
+    return cup, game
+
+
+def test_online_game_pages_pass_wcag_21_aa(arbiter, server, browser):  # noqa: F811
+    """The layout event has no online boards: a one-game online round of its own, its two
+    seats, its spectator page and the arbiter's online round page."""
+    cup, game = _online_game(arbiter, "Online Access", "online-access")
     public = {"seat A": f"/p/{game.token_a}/", "seat B": f"/p/{game.token_b}/",
               "online spectator": f"/e/{cup.slug}/online/1/1/"}
     desk = {"online round": f"/e/{cup.slug}/arbiter/online/1/",
             "online slips": f"/e/{cup.slug}/arbiter/online/1/slips/"}
     failures = audit(browser, server, [(None, public), (session_cookie(arbiter, server), desk)])
+    assert not failures, "\n".join(failures)
+
+
+def test_the_seat_page_passes_wcag_21_aa_in_every_state(arbiter, server, browser):  # noqa: F811
+    """The states a page load does not show, at 360x740: the options open, a tile previewed
+    with Confirm and Cancel, feedback over the board, the opponent not yet there, the end
+    screen."""
+    _cup, game = _online_game(arbiter, "Seat States", "seat-states")
+    view = online.view(game, "A")
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/p/{game.token_a}/")
+    page.wait_for_selector('#online-connection[data-state="connected"]')
+    page.wait_for_selector("#claim:not([hidden])")  # Ben has not opened the game
+    page.click("#options-btn")
+    page.click('#rack .tile[data-index="0"]')
+    first, second = ("f5", "f4") if "f5" not in view["cells"] else ("e5", "e4")
+    page.click(f'#online-board g[data-cell="{first}"]')
+    page.click(f'#online-board g[data-cell="{second}"]')
+    page.wait_for_selector('#online[data-preview="1"]')
+    page.click('#online-board g[data-cell="f1"]')  # a start symbol: the feedback shows
+    page.wait_for_selector("#online-message:not([hidden])")
+    axe, failures = Axe(), []
+    for state in ("options, preview, feedback, claim", "end screen"):
+        results = axe.run(page, options=WCAG_21_AA)
+        failures += [f"{state}: {rule['id']}: "
+                     f"{', '.join(' '.join(node['target']) for node in rule['nodes'])}"
+                     for rule in results.response["violations"]]
+        if state != "end screen":
+            page.once("dialog", lambda dialog: dialog.accept())
+            page.click("#resign-btn")
+            page.wait_for_selector("#online-end")
+    context.close()
     assert not failures, "\n".join(failures)

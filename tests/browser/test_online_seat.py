@@ -121,10 +121,61 @@ def test_the_status_follows_the_clock_and_a_replaced_link_stops(
     page.wait_for_selector('#online-status:has-text("Your move")', timeout=3_000)
 
     desk.goto(f"{server.url}/e/{round_.event.slug}/arbiter/online/{round_.number}/")
+    desk.once("dialog", lambda dialog: dialog.accept())  # "Give … a new link? …"
     desk.locator(f'form:has(input[name="seat"][value="{seat}"]) button').click()
     page.wait_for_selector('#online[data-replaced="1"]')
     assert "This link no longer plays this seat" in status.inner_text()
     assert page.locator("#rack .tile:enabled").count() == 0
     assert page.locator("#entry").is_hidden()
+    context.close()
+    hall_context.close()
+
+
+def test_a_no_show_is_claimed_from_a_phone(server, browser, arbiter):  # noqa: F811
+    """At 360x740: the opponent never opens the game; the page says until when to wait, then
+    offers the claim; the win is recorded as a forfeit with the reason and the end screen says
+    so. (The round's start is moved five minutes back in the database: the waiting time as if
+    it had passed.)"""
+    from clocks.models import Clock
+    from tournament.models import Result
+
+    round_, game = _online_game(arbiter, "no-show")
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/p/{game.token_a}/")
+    page.wait_for_selector(CONNECTED)
+    page.wait_for_selector("#claim:not([hidden])")
+    assert "Ben Second has not opened the game yet" in page.inner_text("#claim-text")
+    assert page.locator("#claim-btn").is_hidden()
+    clock = Clock.objects.get(board=game.board)
+    clock.state = {**clock.state, "started_at_ms": clock.state["started_at_ms"] - 5 * 60_000}
+    clock.save(update_fields=["state"])
+    page.reload()
+    page.wait_for_selector(CONNECTED)
+    page.wait_for_selector("#claim-btn:not([hidden])")
+    assert "within the waiting time" in page.inner_text("#claim-text")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    hall_context, hall = open_hall(browser, server, arbiter, round_)
+    row = f'tr[data-board="{game.board_id}"]'
+    assert hall.viewport_size["width"] == 1280  # the hall's controls fit a laptop's width
+    assert hall.evaluate("(() => { const w = document.querySelector('#hall .table-wrap');"
+                         " return w.scrollWidth <= w.clientWidth; })()")
+    assert hall.locator(f'{row} [data-command="start"]').is_disabled()  # started already
+    assert hall.locator(f'{row} [data-command="resume"]').is_disabled()  # not paused
+    hall.once("dialog", lambda dialog: dialog.accept("   "))  # a reason of spaces only
+    hall.click(f'{row} [data-command="adjust"][data-side="B"][data-kind="add"]')
+    assert "No reason given: nothing changed" in hall.inner_text("#clock-message")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Claim the win? …"
+    page.click("#claim-btn")
+    page.wait_for_selector("#online-end")
+    assert page.inner_text("#end-title") == "You won"
+    assert "Ben Second did not appear: a forfeit" in page.inner_text("#end-result")
+    assert page.locator("#claim").is_hidden() and page.locator("#rack .tile:enabled").count() == 0
+    result = Result.objects.get(board=game.board, status=Result.Status.ACCEPTED)
+    assert result.kind == Result.Kind.FORFEIT and result.loser_seat == "second"
+    assert "did not appear within 5 minutes" in result.reason
+    hall.wait_for_selector(f'{row}[data-status="finished"]')
+    assert hall.locator(f"{row} [data-command]:enabled").count() == 0  # a finished game
     context.close()
     hall_context.close()

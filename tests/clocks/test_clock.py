@@ -126,6 +126,7 @@ def test_a_new_clock_shows_full_time_and_nothing_running():
         "version": 0,
         "server_time_ms": T0,
         "status": "not_started",
+        "started_at_ms": None,
         "running": None,
         "turn": None,
         "paused": False,

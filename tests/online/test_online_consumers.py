@@ -27,7 +27,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 VIEW_KEYS = {"seat", "cells", "last", "actions", "scores", "lowest", "to_act", "awaiting",
              "bonus", "stopped", "bag", "rack_sizes", "number", "commitment", "over", "end",
              "end_code", "end_params",
-             "result", "board", "board_number", "round", "players", "record_id", "clock"}
+             "result", "board", "board_number", "round", "players", "record_id", "clock",
+             "appeared", "claim_from_ms"}
 END_KEYS = {"seed", "record"}
 
 
@@ -132,6 +133,8 @@ async def test_bad_messages_get_precise_errors_and_change_nothing(game):
     b = await connect(f"/ws/play/{game.token_b}/")
     view = (await receive(a, "state"))["view"]
     await receive(b, "state")
+    appeared = (await receive(a, "state"))["view"]["appeared"]  # B opened the game: A is told
+    assert appeared == {"A": True, "B": True}
     await a.send_to(text_data="{not json")
     assert (await receive(a, "error"))["message"] == (
         "not valid JSON: Expecting property name enclosed in double quotes (at line 1, column 2)")
@@ -149,6 +152,17 @@ async def test_bad_messages_get_precise_errors_and_change_nothing(game):
         "this move answers move 4, but the game is at move 0")
     await a.send_json_to({"type": "move", "move": "flag"})
     assert "the clock says when a flag falls" in (await receive(a, "error"))["message"]
+    await a.send_json_to({"type": "move", "move": "place", "placement": "f6R-f7R",
+                          "clock": {"A": 600}})  # a claimed clock: answered as documented
+    assert (await receive(a, "error"))["message"] == (
+        "Time is the server's: the clock says when a flag falls.")
+    await a.send_json_to({"type": "move", "move": "resign", "think_ms": -5})
+    assert (await receive(a, "error"))["message"] == (
+        "'think_ms' must be a whole number between 0 and 86400000.")
+    await a.send_to(bytes_data=b'{"type": "sync"}')  # JSON text frames only
+    assert (await receive(a, "error"))["message"] == (
+        "A message must be a text frame of JSON; this one was binary (16 bytes) and was not "
+        "read.")
     assert await a.receive_nothing(timeout=0.2) and await b.receive_nothing(timeout=0.2)
     stored = await database_sync_to_async(OnlineGame.objects.get)(pk=game.pk)
     assert stored.moves == []
@@ -287,3 +301,50 @@ async def test_the_arbiter_takes_a_flag_back_in_the_hall_and_every_seat_sees_it(
     assert (await _state(b, [], 1))["view"]["number"] == 1
     for communicator in (hall, a, b):
         await communicator.disconnect()
+
+
+async def test_a_seat_claims_the_win_when_the_opponent_never_came(clock_time, game):
+    """``{"type": "claim"}`` (docs/online-protocol.md): refused with the reason and the view
+    until the waiting time is over; then every socket gets the ended game. The server decides
+    who came from what it saw: B's socket never opened."""
+    a = await connect(f"/ws/play/{game.token_a}/")
+    spectator = await connect(f"/ws/watch/{game.board_id}/")
+    assert (await receive(a, "state"))["view"]["appeared"] == {"A": True, "B": False}
+    await receive(spectator, "state")
+    await a.send_json_to({"type": "claim"})
+    refused = await receive(a, "refused")
+    assert refused["message"] == "The waiting time of 5 minutes is not over: 5:00 to go."
+    assert refused["view"]["over"] is False
+    await a.send_json_to({"type": "claim", "seat": "B"})
+    assert (await receive(a, "error"))["message"] == "Unknown field 'seat' in a claim."
+    await spectator.send_json_to({"type": "claim"})
+    assert (await receive(spectator, "error"))["message"] == "Spectators cannot make moves."
+    clock_time.advance(5 * 60_000)
+    await a.send_json_to({"type": "claim"})
+    for communicator in (a, spectator):
+        view = (await receive(communicator, "state"))["view"]
+        assert view["over"] and view["result"] == "1-0" and view["end_code"] == "end_no_show"
+        assert view["clock"]["status"] == "finished"
+    for communicator in (a, spectator):
+        await communicator.disconnect()
+
+
+async def test_the_arbiters_page_hears_which_seats_are_connected(clock_time, game):
+    """``games.online.presence``: a seat is connected while its socket speaks (the heartbeat,
+    its moves), offline since it closed or fell silent; never heard: not connected."""
+    from games.online import presence
+
+    a = await connect(f"/ws/play/{game.token_a}/")
+    await receive(a, "state")
+    heard = await database_sync_to_async(presence.seats)(game.pk, clock_time.now)
+    assert heard["A"] == {"at": clock_time.now, "live": True}
+    assert heard["B"] == {"at": None, "live": False}
+    clock_time.advance(presence.LIVE_WITHIN_MS + 1)
+    assert not (await database_sync_to_async(presence.seats)(game.pk, clock_time.now))["A"]["live"]
+    await a.send_json_to({"type": "ping"})
+    await receive(a, "pong")
+    assert (await database_sync_to_async(presence.seats)(game.pk, clock_time.now))["A"]["live"]
+    await a.disconnect()
+    clock_time.advance(1000)
+    heard = await database_sync_to_async(presence.seats)(game.pk, clock_time.now)
+    assert heard["A"]["live"] is False and heard["A"]["at"] == clock_time.now - 1000

@@ -7,6 +7,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -14,7 +15,7 @@ from clocks import services as clock_services
 from clocks.benchsupport import create_clock_event
 from games.models import LiveGame, OnlineGame
 from games.online import play as online
-from tournament.models import Round
+from tournament.models import Result, Round
 
 
 @pytest.fixture
@@ -226,3 +227,134 @@ def test_the_pairings_page_gives_the_arbiters_every_seats_personal_link(
     outsider = get_user_model().objects.create_user("other-arbiter", password="pw-other-1")
     client.force_login(outsider)
     assert "/p/" not in client.get(pairings).content.decode()
+
+
+def test_the_end_screen_learns_the_players_next_round_as_it_stands(client, db):
+    """``/p/<token>/next/``: asked when the game ends, it says what is known then (the next
+    round not paired, paired but a draft, published with its time, board and opponent, the
+    next online seat, the bye, nothing after the last round), and only to a valid link."""
+    from datetime import UTC, datetime
+
+    from tournament import services as event_services
+    from tournament.models import Event
+
+    arbiter = get_user_model().objects.create_user("nextarbiter", password="pw-next-1")
+    event = event_services.create_event(name="Next Up", slug="next-up", arbiter=arbiter,
+                                        pairing_system=Event.PairingSystem.ROUND_ROBIN)
+    for name in ("Ann", "Bob", "Cid", "Dee", "Eva"):  # five: a bye every round
+        event_services.add_player(event, name=name)
+    first = event_services.publish_round(event_services.pair_next_round(event))
+    online.mark_event_online(event, user=arbiter)
+    online.start_round(first, who="arbiter")
+    games = list(OnlineGame.objects.filter(board__round=first).select_related("board__first"))
+    game = games[0]
+    url = reverse("online_next", args=[game.token_a])
+    assert client.get(url).json() == {"round": 2}
+    for each in games:
+        assert online.play(each, "A", {"move": "resign"}).error is None
+    event_services.close_round(first)
+    second = event_services.pair_next_round(event)
+    assert client.get(url).json() == {"round": 2}  # a draft is nobody's business yet
+    event_services.schedule_round(second, datetime(2026, 12, 6, 14, 0, tzinfo=UTC))
+    event_services.publish_round(second)
+    player = game.board.first
+    mine = second.boards.get(Q(first=player) | Q(second=player))
+    answer = client.get(url).json()
+    assert answer["round"] == 2 and answer["starts_at"].startswith("2026-12-06T14:00")
+    assert answer["board"] == mine.number
+    if mine.second is None:
+        assert answer["opponent"] is None and "url" not in answer
+    else:
+        plays_first = mine.first == player
+        assert answer["first"] is plays_first
+        assert answer["opponent"] == (mine.second if plays_first else mine.first).name
+        next_game, seat = online.seat_for_token(answer["url"].split("/")[2])
+        assert next_game.board == mine and (next_game.board.first if seat == "A"
+                                            else next_game.board.second) == player
+    bye = second.boards.get(second__isnull=True)
+    bye_game = next(g for g in games if bye.first in (g.board.first, g.board.second))
+    seat = "A" if bye_game.board.first == bye.first else "B"
+    answer = client.get(reverse("online_next", args=[bye_game.token(seat)])).json()
+    assert answer["board"] == bye.number and answer["opponent"] is None
+    Event.objects.filter(pk=event.pk).update(rounds_planned=1)
+    assert client.get(url).json() == {}  # that was the last round
+    refused = client.get(reverse("online_next", args=["not-a-real-token-at-all"]))
+    assert refused.status_code == 403 and "not valid" in refused.json()["error"]
+
+
+def test_a_program_finds_a_rounds_online_games_without_scraping_pages(client, round_):
+    """``e/<event>/online/<round>/games.json``: each board's number, id, socket, players, page
+    and state, once the round is published (never a personal link); a draft is not found."""
+    online.mark_online(round_)
+    url = f"/e/{round_.event.slug}/online/{round_.number}/games.json"
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.DRAFTED)
+    assert client.get(url).status_code == 404
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.PUBLISHED)
+    listing = client.get(url).json()
+    games = list(OnlineGame.objects.filter(board__round=round_).order_by("board__number"))
+    assert listing["round"] == round_.number and len(listing["games"]) == len(games) == 2
+    for entry, game in zip(listing["games"], games, strict=True):
+        assert entry["board_id"] == game.board_id and entry["board"] == game.board.number
+        assert entry["socket"] == f"/ws/watch/{game.board_id}/"
+        assert entry["players"] == {"A": game.board.first.name, "B": game.board.second.name}
+        assert client.get(entry["page"]).status_code == 200
+        assert entry["moves"] == 0 and entry["over"] is False and entry["result"] is None
+    online.start_round(round_, who="arbiter")
+    assert online.play(games[0], "A", {"move": "resign"}).error is None
+    first = client.get(url).json()["games"][0]
+    assert first["over"] is True and first["result"] == "0-1" and first["moves"] == 1
+    text = client.get(url).content.decode()
+    assert all(game.token_a not in text and game.token_b not in text for game in games)
+
+
+def test_the_online_round_page_publishes_and_records_a_no_show(arbiter_client, round_,
+                                                               clock_time):
+    """The arbiter's online page on a draft publishes it (and comes back); per board it says
+    who has opened the game; after the waiting time it records a player who never came."""
+    online.mark_online(round_)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.DRAFTED)
+    page = arbiter_client.get(_url(round_)).content.decode()
+    assert "Publish the round first" in page and "nothing to hand out again" in page
+    answer = arbiter_client.post(
+        f"/e/{round_.event.slug}/arbiter/rounds/{round_.number}/publish/",
+        {"next": _url(round_)}, follow=True)
+    assert answer.redirect_chain[-1][0] == _url(round_)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.PUBLISHED
+    games = list(OnlineGame.objects.filter(board__round=round_).order_by("board__number"))
+    online.start_round(round_, who="arbiter")
+    online.note_seen(games[0], "A")
+    for game in games[1:]:
+        online.note_seen(game, "A")
+        online.note_seen(game, "B")
+    page = arbiter_client.get(_url(round_)).content.decode()
+    absent = games[0].board.second.name
+    assert f"Not appeared yet: {absent}." in page and "5:00 to go" in page
+    assert "opened the game at" in page and "has not opened the game" in page
+    assert "not connected" in page and "lowest colour 0" in page  # no socket in this test
+    assert "Record the no-show" not in page
+    early = arbiter_client.post(_url(round_, "no_show/"), {"board": 1}, follow=True)
+    assert "is not over" in early.content.decode()
+    clock_time.advance(5 * 60_000)
+    page = arbiter_client.get(_url(round_)).content.decode()
+    assert "Record the no-show" in page and f"Record that {absent} did not appear?" in page
+    done = arbiter_client.post(_url(round_, "no_show/"), {"board": 1}, follow=True)
+    assert "Board 1: the forfeit for not appearing is recorded." in done.content.decode()
+    assert "a forfeit for not appearing is recorded" in done.content.decode()
+    result = Result.objects.get(board=games[0].board, status=Result.Status.ACCEPTED)
+    assert result.kind == Result.Kind.FORFEIT and result.loser_seat == "second"
+    assert result.entered_by == round_.event.arbiters.get()
+
+
+def test_a_link_opened_before_publication_says_the_same_link_will_work(client, round_):
+    """Not "ask for a new link": the link is right, its round is not out yet."""
+    game = online.mark_online(round_)[0]
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.DRAFTED)
+    early = client.get(f"/p/{game.token_a}/")
+    text = early.content.decode()
+    assert early.status_code == 403 and "Round 1 is not published yet." in text
+    assert "This same link works as soon as the arbiter publishes the round" in text
+    assert "new link" not in text
+    wrong = client.get("/p/no-such-seat-link-here/").content.decode()
+    assert "Ask the arbiter for a new link to your game." in wrong
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.PUBLISHED)
+    assert client.get(f"/p/{game.token_a}/").status_code == 200  # the same link, now

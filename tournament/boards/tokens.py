@@ -16,7 +16,12 @@ from tournament.models import Board, Round, new_board_token
 
 
 class TokenRefused(Exception):
-    """A token that does not (or no longer) open a board; the message says why."""
+    """A token that does not (or no longer) open a board; the message says why. ``later``:
+    the same link works once its round is published (no new link is needed)."""
+
+    def __init__(self, message: str, *, later: bool = False) -> None:
+        super().__init__(message)
+        self.later = later
 
 
 def board_for_token(token: str, now: datetime.datetime | None = None) -> Board:
@@ -40,7 +45,8 @@ def check_round_open(round_: Round, now: datetime.datetime) -> None:
     the round is closed plus the event's grace period (board links and the online players'
     seat links alike)."""
     if round_.status == Round.Status.DRAFTED:
-        raise TokenRefused(_("Round %(n)d is not published yet.") % {"n": round_.number})
+        raise TokenRefused(_("Round %(n)d is not published yet.") % {"n": round_.number},
+                           later=True)
     if round_.status == Round.Status.CLOSED and round_.closed_at is not None:
         grace = datetime.timedelta(minutes=round_.event.token_grace_minutes)
         if now > round_.closed_at + grace:

@@ -119,7 +119,7 @@ def test_the_rule_for_unplayed_rounds_travels_and_older_files_keep_adding_nothin
     written before it reads back with "nothing", the rule its standings were computed by; a
     crafted value is refused by name and writes nothing."""
     data = document.export_event(played_event)
-    assert data["version"] == 6 and data["event"]["unplayed_colours"] == "widest"
+    assert data["version"] == document.VERSION and data["event"]["unplayed_colours"] == "widest"
     copy_ = document.import_event(json.loads(json.dumps(data)), slug="copy-widest")
     assert copy_.unplayed_colours == "widest"
     assert document.export_event(copy_)["event"]["unplayed_colours"] == "widest"

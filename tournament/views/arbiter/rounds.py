@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -20,6 +21,7 @@ from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required
 from tournament.services import checkin, confirmations
 from tournament.views.arbiter.common import context, fail
+from tournament.views.confirm import safe_next
 
 
 @arbiter_required
@@ -117,4 +119,5 @@ def round_action(request, event, number, action):
             "action": action, "message": str(exc), "fields": fields})
     except services.ServiceError as exc:
         fail(request, exc)
-    return redirect("arbiter_round", event.slug, number)
+    # back to the page the action came from (the online round page publishes too)
+    return redirect(safe_next(request, reverse("arbiter_round", args=[event.slug, number])))

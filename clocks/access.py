@@ -143,6 +143,19 @@ def spectator_page(board: Board) -> str | None:
     return _first_answer(_spectator_pages, board)
 
 
+#: Feeds of what the hall shows beside some boards' clocks (``games``: the online games' seats,
+#: moves and scores), by round: the address the hall page reads it from, or None.
+_hall_feeds: dict[str, Callable[[Round], str | None]] = {}
+
+
+def register_hall_feed(name: str, feed: Callable[[Round], str | None]) -> None:
+    _hall_feeds[name] = feed
+
+
+def hall_feed(round_: Round) -> str | None:
+    return _first_answer(_hall_feeds, round_)
+
+
 #: Owners of some boards' clocks (registered in other apps' ``AppConfig.ready``): an owner takes
 #: the arbiter's commands on its boards, runs the command (``run``) inside its own checks and
 #: returns the outcome, or returns None without running it for a board it does not own. An

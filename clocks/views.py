@@ -91,5 +91,5 @@ def clock_hall(request, event: Event, number):
     return render(request, "clocks/hall.html", {
         "event": event, "is_arbiter": True, "round": round_, "rows": rows,
         "snapshots": [snap for _b, snap in rows],
-        "ws_path": f"/ws/hall/{round_.pk}/",
+        "ws_path": f"/ws/hall/{round_.pk}/", "feed": access.hall_feed(round_),
     })

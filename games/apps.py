@@ -9,6 +9,7 @@ class GamesConfig(AppConfig):
     def ready(self):
         from clocks.access import (
             register_command_owner,
+            register_hall_feed,
             register_press_guard,
             register_spectator_page,
         )
@@ -19,6 +20,7 @@ class GamesConfig(AppConfig):
             record_origins,
             records_and_live_entries,
         )
+        from games.online.arbiter import hall_feed
         from games.online.play import (
             arbiter_command,
             flag_fell,
@@ -41,5 +43,6 @@ class GamesConfig(AppConfig):
         register_press_guard("online games", press_guard, online_board_sql())
         register_flag_listener("online games", flag_fell)
         register_spectator_page("online games", watch_path)
+        register_hall_feed("online games", hall_feed)
         register_command_owner("online games", arbiter_command)
         register_result_guard("online games", online_result_guard)

@@ -26,6 +26,8 @@ urlpatterns = [
          name="online_round"),
     path("e/<slug:slug>/arbiter/online/<int:number>/slips/", online_arbiter.online_slips,
          name="online_slips"),
+    path("e/<slug:slug>/arbiter/online/<int:number>/feed.json",
+         online_arbiter.online_round_feed, name="online_round_feed"),
     path("e/<slug:slug>/arbiter/online/<int:number>/<str:action>/",
          online_arbiter.online_round_action, name="online_round_action"),
     path("e/<slug:slug>/arbiter/boards/<int:board_id>/record/", views.arbiter_submit,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 
 from django.contrib import messages
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -153,6 +154,34 @@ def online_round_action(request, event: Event, number: int, action: str):
     except (online.OnlineRefused, ClockRefused) as error:
         messages.error(request, str(error))
     return redirect("online_round", event.slug, round_.number)
+
+
+def hall_feed(round_: Round) -> str | None:
+    """The hall's feed of an online round (``clocks.access.hall_feed``)."""
+    if not online.is_online(round_):
+        return None
+    return reverse("online_round_feed", args=[round_.event.slug, round_.number])
+
+
+@arbiter_required
+def online_round_feed(request, event: Event, number: int):
+    """What the hall of clocks shows beside each online board's clock, read every few seconds
+    (``static/js/hall.js``): per seat connected or since when not, whether it has appeared,
+    its lowest colour; the moves and the last one's time; whether a no-show can be recorded."""
+    round_ = _round(event, number)
+    boards = {}
+    for row in _seats(request, round_, presence_shown=True):
+        game = row["game"]
+        boards[row["board"].pk] = {
+            "moves": row["moves"], "over": game.record_id is not None or bool(game.no_show),
+            "last_move": game.updated_at.isoformat() if row["moves"] else None,
+            "no_show_due": bool(row.get("absent")) and not row.get("no_show_refusal"),
+            "seats": {s["seat"]: {"live": bool(s["live"]), "appeared": s["appeared"],
+                                  "heard": s["heard_at"].isoformat() if s["heard_at"] else None,
+                                  "lowest": s["lowest"]} for s in row["seats"]},
+        }
+    return JsonResponse({"boards": boards, "page": reverse("online_round",
+                                                            args=[event.slug, number])})
 
 
 @arbiter_required

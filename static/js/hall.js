@@ -193,6 +193,56 @@
     });
   });
 
+  /* An online round: beside each game's clock, its seats (connected, or since when not), its
+   * moves and the lowest colours, read from the round's feed every few seconds (the players'
+   * sockets are the online games', not the hall's). A player who never came is pointed out with
+   * a link to the round's online page, where the no-show is recorded. */
+  var online = {
+    live: gettext("%(name)s connected"),
+    offline: gettext("%(name)s offline since %(t)s"),
+    never: gettext("%(name)s has not opened the game"),
+    moves: gettext("moves: %(n)s"),
+    lowest: gettext("lowest %(a)s–%(b)s"),
+    due: gettext("No-show: record it on the online page"),
+  };
+  function seatText(row, seat, info) {
+    var who = row.querySelector('[data-player="' + seat + '"]').textContent;
+    if (info.live) return interpolate(online.live, { name: who }, true);
+    if (info.heard) {
+      return interpolate(online.offline, { name: who, t: new Date(info.heard).toLocaleTimeString() }, true);
+    }
+    return info.appeared ? "" : interpolate(online.never, { name: who }, true);
+  }
+  function renderOnline(feed) {
+    Object.keys(feed.boards).forEach(function (id) {
+      var row = rows[id], board = feed.boards[id];
+      if (!row) return;
+      var box = row.querySelector("[data-online]");
+      var parts = [seatText(row, "A", board.seats.A), seatText(row, "B", board.seats.B),
+        interpolate(online.moves, { n: board.moves }, true) +
+          (board.last_move ? " (" + new Date(board.last_move).toLocaleTimeString() + ")" : ""),
+        interpolate(online.lowest, { a: board.seats.A.lowest, b: board.seats.B.lowest }, true)];
+      box.textContent = parts.filter(Boolean).join(" · ");
+      if (board.no_show_due) {
+        var link = document.createElement("a");
+        link.href = feed.page;
+        link.textContent = online.due;
+        box.appendChild(document.createTextNode(" · "));
+        box.appendChild(link);
+      }
+      box.hidden = false;
+      row.querySelector("[data-link-text]").hidden = true;  // no board device: the moves press
+      row.querySelector("[data-device-text]").hidden = true;
+    });
+  }
+  function readFeed() {
+    fetch(root.dataset.feed, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (feed) { if (feed) renderOnline(feed); })
+      .catch(function () { /* the next read tries again */ });
+  }
+  if (root.dataset.feed) { readFeed(); setInterval(readFeed, 3000); }
+
   render();
   renderLinks();
   setInterval(render, 200);

@@ -161,6 +161,12 @@ def test_a_no_show_is_claimed_from_a_phone(server, browser, arbiter):  # noqa: F
     assert hall.viewport_size["width"] == 1280  # the hall's controls fit a laptop's width
     assert hall.evaluate("(() => { const w = document.querySelector('#hall .table-wrap');"
                          " return w.scrollWidth <= w.clientWidth; })()")
+    online_text = f"{row} [data-online]:not([hidden])"  # the online game beside its clock
+    hall.wait_for_selector(f'{online_text}:has-text("Ada First connected")')
+    assert "Ben Second has not opened the game" in hall.inner_text(online_text)
+    assert "moves: 0" in hall.inner_text(online_text)
+    assert hall.get_attribute(f"{online_text} a", "href").endswith(
+        f"/arbiter/online/{round_.number}/")  # "No-show: record it on the online page"
     assert hall.locator(f'{row} [data-command="start"]').is_disabled()  # started already
     assert hall.locator(f'{row} [data-command="resume"]').is_disabled()  # not paused
     hall.once("dialog", lambda dialog: dialog.accept("   "))  # a reason of spaces only

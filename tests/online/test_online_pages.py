@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -358,3 +359,22 @@ def test_a_link_opened_before_publication_says_the_same_link_will_work(client, r
     assert "Ask the arbiter for a new link to your game." in wrong
     Round.objects.filter(pk=round_.pk).update(status=Round.Status.PUBLISHED)
     assert client.get(f"/p/{game.token_a}/").status_code == 200  # the same link, now
+
+
+def test_the_hall_reads_an_online_rounds_seats_from_its_feed(arbiter_client, round_):
+    """The hall of clocks names the feed only for an online round; the feed is the arbiters'
+    (per board: seats connected or not, appeared, lowest colour; moves; a no-show due)."""
+    hall = f"/e/{round_.event.slug}/clocks/{round_.number}/"
+    assert 'data-feed=""' in arbiter_client.get(hall).content.decode()
+    online.mark_online(round_)
+    feed = _url(round_, "feed.json")
+    assert f'data-feed="{feed}"' in arbiter_client.get(hall).content.decode()
+    games = list(OnlineGame.objects.filter(board__round=round_))
+    online.note_seen(games[0], "A")
+    boards = arbiter_client.get(feed).json()["boards"]
+    assert set(boards) == {str(g.board_id) for g in games}
+    entry = boards[str(games[0].board_id)]
+    assert entry["moves"] == 0 and entry["over"] is False and entry["no_show_due"] is False
+    assert entry["seats"]["A"] == {"live": False, "appeared": True, "heard": None, "lowest": 0}
+    assert entry["seats"]["B"]["appeared"] is False
+    assert Client().get(feed).status_code == 302  # to the login: the arbiters' only

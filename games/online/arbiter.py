@@ -26,6 +26,7 @@ from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required
 from tournament.printing.svg import qr_svg
 from tournament.site import site_address
+from tournament.views.confirm import safe_next
 
 
 def _round(event: Event, number: int) -> Round:
@@ -153,7 +154,8 @@ def online_round_action(request, event: Event, number: int, action: str):
             raise online.OnlineRefused(_("Unknown action %(action)r.") % {"action": action})
     except (online.OnlineRefused, ClockRefused) as error:
         messages.error(request, str(error))
-    return redirect("online_round", event.slug, round_.number)
+    # back where the command came from: the online page, or the hall's no-show button
+    return redirect(safe_next(request, reverse("online_round", args=[event.slug, round_.number])))
 
 
 def hall_feed(round_: Round) -> str | None:
@@ -173,15 +175,18 @@ def online_round_feed(request, event: Event, number: int):
     for row in _seats(request, round_, presence_shown=True):
         game = row["game"]
         boards[row["board"].pk] = {
-            "moves": row["moves"], "over": game.record_id is not None or bool(game.no_show),
+            "number": row["board"].number, "moves": row["moves"],
+            "over": game.record_id is not None or bool(game.no_show),
             "last_move": game.updated_at.isoformat() if row["moves"] else None,
             "no_show_due": bool(row.get("absent")) and not row.get("no_show_refusal"),
             "seats": {s["seat"]: {"live": bool(s["live"]), "appeared": s["appeared"],
                                   "heard": s["heard_at"].isoformat() if s["heard_at"] else None,
                                   "lowest": s["lowest"]} for s in row["seats"]},
         }
-    return JsonResponse({"boards": boards, "page": reverse("online_round",
-                                                            args=[event.slug, number])})
+    return JsonResponse({"boards": boards,
+                         "page": reverse("online_round", args=[event.slug, number]),
+                         "no_show": reverse("online_round_action",
+                                            args=[event.slug, number, "no_show"])})
 
 
 @arbiter_required

@@ -195,15 +195,14 @@
 
   /* An online round: beside each game's clock, its seats (connected, or since when not), its
    * moves and the lowest colours, read from the round's feed every few seconds (the players'
-   * sockets are the online games', not the hall's). A player who never came is pointed out with
-   * a link to the round's online page, where the no-show is recorded. */
+   * sockets are the online games', not the hall's). Past the waiting time, a player who never
+   * came gets the round's online page's own Record the no-show button. */
   var online = {
     live: gettext("%(name)s connected"),
     offline: gettext("%(name)s offline since %(t)s"),
     never: gettext("%(name)s has not opened the game"),
     moves: gettext("moves: %(n)s"),
     lowest: gettext("lowest %(a)s–%(b)s"),
-    due: gettext("No-show: record it on the online page"),
   };
   function seatText(row, seat, info) {
     var who = row.querySelector('[data-player="' + seat + '"]').textContent;
@@ -222,13 +221,19 @@
         interpolate(online.moves, { n: board.moves }, true) +
           (board.last_move ? " (" + new Date(board.last_move).toLocaleTimeString() + ")" : ""),
         interpolate(online.lowest, { a: board.seats.A.lowest, b: board.seats.B.lowest }, true)];
-      box.textContent = parts.filter(Boolean).join(" · ");
-      if (board.no_show_due) {
-        var link = document.createElement("a");
-        link.href = feed.page;
-        link.textContent = online.due;
-        box.appendChild(document.createTextNode(" · "));
-        box.appendChild(link);
+      var text = parts.filter(Boolean).join(" · ");
+      if (box.dataset.shown === text + board.no_show_due) return;  // a button stays under the finger
+      box.dataset.shown = text + board.no_show_due;
+      box.textContent = text;
+      if (board.no_show_due) {  // the same form as on the round's online page
+        var form = document.getElementById("no-show-form").content.firstElementChild.cloneNode(true);
+        form.action = feed.no_show;
+        form.querySelector('[name="board"]').value = board.number;
+        form.addEventListener("submit", function (event) {
+          if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+        });
+        box.appendChild(document.createTextNode(" "));
+        box.appendChild(form);
       }
       box.hidden = false;
       row.querySelector("[data-link-text]").hidden = true;  // no board device: the moves press

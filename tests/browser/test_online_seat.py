@@ -165,8 +165,7 @@ def test_a_no_show_is_claimed_from_a_phone(server, browser, arbiter):  # noqa: F
     hall.wait_for_selector(f'{online_text}:has-text("Ada First connected")')
     assert "Ben Second has not opened the game" in hall.inner_text(online_text)
     assert "moves: 0" in hall.inner_text(online_text)
-    assert hall.get_attribute(f"{online_text} a", "href").endswith(
-        f"/arbiter/online/{round_.number}/")  # "No-show: record it on the online page"
+    assert hall.locator(f'{online_text} button:has-text("Record the no-show")').count() == 1
     assert hall.locator(f'{row} [data-command="start"]').is_disabled()  # started already
     assert hall.locator(f'{row} [data-command="resume"]').is_disabled()  # not paused
     hall.once("dialog", lambda dialog: dialog.accept("   "))  # a reason of spaces only
@@ -184,4 +183,30 @@ def test_a_no_show_is_claimed_from_a_phone(server, browser, arbiter):  # noqa: F
     hall.wait_for_selector(f'{row}[data-status="finished"]')
     assert hall.locator(f"{row} [data-command]:enabled").count() == 0  # a finished game
     context.close()
+    hall_context.close()
+
+
+def test_the_arbiter_records_a_no_show_from_the_hall(server, browser, arbiter):  # noqa: F811
+    """Neither player opened the game; past the waiting time the hall of clocks offers Record
+    the no-show beside the game's clock: a double forfeit, and the hall again."""
+    from clocks.models import Clock
+    from tournament.models import Result
+
+    round_, game = _online_game(arbiter, "hall-no-show")
+    clock = Clock.objects.get(board=game.board)
+    clock.state = {**clock.state, "started_at_ms": clock.state["started_at_ms"] - 5 * 60_000}
+    clock.save(update_fields=["state"])
+    hall_context, hall = open_hall(browser, server, arbiter, round_)
+    row = f'tr[data-board="{game.board_id}"]'
+    button = f'{row} [data-online] button:has-text("Record the no-show")'
+    hall.wait_for_selector(button)
+    assert "Ada First has not opened the game" in hall.inner_text(f"{row} [data-online]")
+    hall.once("dialog", lambda dialog: dialog.accept())  # "Record that this player …?"
+    with hall.expect_navigation():
+        hall.click(button)
+    assert hall.url.endswith(f"/clocks/{round_.number}/")  # back in the hall
+    assert "Board 1: the forfeit for not appearing is recorded." in hall.inner_text("main")
+    result = Result.objects.get(board=game.board, status=Result.Status.ACCEPTED)
+    assert result.kind == Result.Kind.DOUBLE_FORFEIT
+    hall.wait_for_selector(f'{row}[data-status="finished"]')
     hall_context.close()

@@ -116,7 +116,9 @@ class PlayConsumer(GameSocket):
             self.game, self.seat = await database_sync_to_async(online.seat_for_token)(self.token)
         except TokenRefused as refused:
             return await self.refuse(str(refused))
-        await database_sync_to_async(online.note_seen)(self.game, self.seat)  # it has appeared
+        told = await database_sync_to_async(online.note_seen)(self.game, self.seat)
+        if told is not None:  # it has appeared: the board's other sockets learn it now
+            await self.channel_layer.group_send(*told)
         await self.start(online.link_group(self.token))
         await presence.heard(self.game.pk, self.seat, clock_services.now_ms())
 

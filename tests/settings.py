@@ -21,14 +21,17 @@ os.environ.setdefault(
 
 # Parallel workers (pytest-xdist) each get a Redis database of their own: the suite empties the
 # cache before every test (tests/conftest.py), and Redis empties a whole database at once, so
-# a shared one would reset another worker's throttle counts mid-test. Server subprocesses
-# inherit the worker's URL.
+# a shared one would reset another worker's throttle counts mid-test. And a channel prefix of
+# their own: the prefixes above are set once in the controlling process, which the workers
+# inherit, while each worker has a database of its own whose board ids repeat the other's (two
+# games on "board 50" would hear each other's views). Server subprocesses inherit both.
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _worker.startswith("gw") and os.environ.get("REDIS_URL") and not os.environ.get(
         "INGENIOUS_TEST_REDIS_SPLIT"):
     _url = urlsplit(os.environ["REDIS_URL"])
     _db = int(_url.path.strip("/") or 0) + 1 + int(_worker[2:])
     os.environ["REDIS_URL"] = urlunsplit(_url._replace(path=f"/{_db}"))
+    os.environ["CHANNEL_LAYER_PREFIX"] = f"{os.environ['CHANNEL_LAYER_PREFIX']}-{_worker}"
     os.environ["INGENIOUS_TEST_REDIS_SPLIT"] = "1"
 
 from tournament.settings import *  # noqa: E402, F403

@@ -494,24 +494,27 @@ def _follow_clock(game: OnlineGame) -> None:
 # --- a player who never came (games.online.no_show) -------------------------------------------
 
 
-def note_seen(game: OnlineGame, seat: str) -> None:
-    """``seat``'s link opened a socket: the seat has appeared. Only the first time is kept, and
-    then every socket of the board is told (the opponent's page stops offering a claim)."""
+def note_seen(game: OnlineGame, seat: str) -> tuple[str, dict[str, Any]] | None:
+    """``seat``'s link opened a socket: the seat has appeared. Only the first time is kept;
+    then the board group's message that tells every socket (the opponent's page stops offering
+    a claim) is returned, and the caller sends it once committed, before its own socket joins
+    the group: that socket gets its first view anyway (on Redis's pub/sub layer, which delivers
+    by the members at arrival, it may get this one too: the same view, which changes nothing).
+    None when the seat had appeared already."""
     field = "seen_a" if seat == "A" else "seen_b"
     with transaction.atomic():
         if not OnlineGame.objects.filter(pk=game.pk, **{f"{field}__isnull": True}).update(
                 **{field: timezone.now()}):
-            return
+            return None
         game = OnlineGame.objects.select_related(
             "board__round__event", "board__first", "board__second").get(pk=game.pk)
         table = _table(game)
         _keep(game, table)
         clock = clock_services.snapshot(game.board)
         views = _views(game, table, clock)
-        board = game.board
-        transaction.on_commit(lambda: clock_services.publish(
-            [(board.pk, board.round_id, clock)],
-            attached={board.pk: {"views": encoded_views(views)}}), robust=True)
+    return clock_services.board_group(game.board.pk), {
+        "type": "clock.snapshot", "version": clock["version"],
+        "json": clock_services.snapshot_json(clock), "views": encoded_views(views)}
 
 
 @transaction.atomic

@@ -10,7 +10,7 @@
   "use strict";
   var root = document.getElementById("online");
   if (!root) return;
-  var C = window.IngeniousClock;
+  var C = window.IngeniousClock, M = window.IngeniousMoves;
   var seat = root.dataset.seat || null;
   var view = JSON.parse(document.getElementById("online-initial").textContent);
   var clock = view.clock;
@@ -60,12 +60,6 @@
     next_unknown: gettext("Round %(round)s is not paired yet."),
     next_play: gettext("Play your next game"),
     title_move: gettext("Your move"),
-    log_place: gettext("%(first)s %(first_colour)s, %(second)s %(second_colour)s"),
-    log_points: gettext("+%(points)s %(colour)s"),
-    log_bonus: gettext("bonus: %(move)s"),
-    log_swap: gettext("swapped the rack"),
-    log_flag: gettext("time is up"),
-    log_resign: gettext("resigned"),
     absent_wait: gettext("%(name)s has not opened the game yet. If they are still away at %(time)s, you may claim the win by forfeit."),
     absent_claim: gettext("%(name)s has not opened the game within the waiting time: you may claim the win by forfeit."),
     confirm_claim: gettext("Claim the win? %(name)s is recorded as absent and loses by forfeit."),
@@ -91,50 +85,11 @@
   function fmt(text, values) { return interpolate(text, values, true); }
   function name(s) { return view.players[s]; }
 
-  // --- options: kept on this device ------------------------------------------------------------
-  var OPTIONS = { confirm: true, sound: false, vibrate: false };
-  function option(key) {
-    try {
-      var kept = window.localStorage.getItem("online." + key);
-      return kept === null ? OPTIONS[key] : kept === "1";
-    } catch (e) { return OPTIONS[key]; }
-  }
-  Object.keys(OPTIONS).forEach(function (key) {
-    var box = $("opt-" + key);
-    if (!box) return;
-    box.checked = option(key);
-    box.addEventListener("change", function () {
-      try { window.localStorage.setItem("online." + key, box.checked ? "1" : "0"); } catch (e) { /* private mode */ }
-      if (key === "sound" && box.checked) notify("move");  // a sample, and the browser's leave to play
-      if (key === "confirm" && !box.checked && preview) confirmPreview();
-    });
+  // --- options (static/js/online-options.js) ----------------------------------------------------
+  var O = window.IngeniousOptions, option = O.option, notify = O.notify;
+  O.wire(function (key, on) {
+    if (key === "confirm" && !on && preview) confirmPreview();
   });
-  $("options-btn").addEventListener("click", function () {
-    var panel = $("options");
-    panel.hidden = !panel.hidden;
-    this.setAttribute("aria-expanded", panel.hidden ? "false" : "true");
-  });
-
-  /* A move by the other side, or low time: a short tone and a buzz, each only if chosen in
-   * Options (off by default: a hall full of beeping phones helps nobody). */
-  var audio = null;
-  function notify(kind) {
-    if (option("vibrate") && navigator.vibrate) navigator.vibrate(kind === "low" ? [80, 60, 80] : 60);
-    if (!option("sound")) return;
-    try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      var tones = kind === "low" ? [880, 880] : [660];
-      tones.forEach(function (hz, i) {
-        var osc = audio.createOscillator(), gain = audio.createGain(), at = audio.currentTime + i * 0.18;
-        osc.frequency.value = hz;
-        gain.gain.setValueAtTime(0.15, at);
-        gain.gain.exponentialRampToValueAtTime(0.001, at + 0.14);
-        osc.connect(gain).connect(audio.destination);
-        osc.start(at);
-        osc.stop(at + 0.15);
-      });
-    } catch (e) { /* no audio on this device */ }
-  }
 
   // --- feedback where the finger is --------------------------------------------------------------
   var hintTimer = null;
@@ -157,11 +112,7 @@
       return d[0] === dq && d[1] === dr;
     });
   }
-  var PLACEMENT = /^([a-k]\d{1,2})([RGBOYP])-([a-k]\d{1,2})([RGBOYP])$/;
-  function cellsOf(placement) {
-    var m = PLACEMENT.exec(placement);
-    return m ? [[m[1], m[2]], [m[3], m[4]]] : [];
-  }
+  var cellsOf = M.cellsOf;
   function myTurn(awaiting) {
     return seat && !view.over && view.to_act === seat && (!awaiting || view.awaiting === awaiting);
   }
@@ -347,7 +298,7 @@
     });
     drawn = want;
     outlined.forEach(function (c) { board.highlight(c, false); });
-    var turns = turnsOf(view.actions || []), last = null;
+    var turns = M.turns(view.actions || []), last = null;
     for (var i = turns.length - 1; i >= 0 && !last; i--) if (turns[i].cells.length) last = turns[i];
     outlined = last ? last.cells : [];
     outlined.forEach(function (c) {
@@ -357,59 +308,12 @@
     picked.forEach(function (c) { board.highlight(c, true); });
   }
 
-  /* The public actions grouped by turn: a turn is a seat's actions up to the one carrying its
-   * clock (the turn's last placement or its swap); a flag or a resignation stands alone. */
-  function turnsOf(actions) {
-    var turns = [], current = null;
-    actions.forEach(function (a) {
-      if (!current || current.seat !== a.seat || current.closed) {
-        current = { seat: a.seat, actions: [], cells: [], closed: false };
-        turns.push(current);
-      }
-      current.actions.push(a);
-      if (a.action === "place") cellsOf(a.placement).forEach(function (p) { current.cells.push(p[0]); });
-      if (a.clock !== undefined || a.action === "flag" || a.action === "resign") current.closed = true;
-    });
-    return turns;
-  }
-
-  function actionText(a, bonus) {
-    if (a.action === "swap") return S.log_swap;
-    if (a.action === "flag") return S.log_flag;
-    if (a.action === "resign") return S.log_resign;
-    var cells = cellsOf(a.placement);
-    if (!cells.length) return a.placement;
-    var text = fmt(S.log_place, {
-      first: cells[0][0], first_colour: HexBoard.NAMES[cells[0][1]],
-      second: cells[1][0], second_colour: HexBoard.NAMES[cells[1][1]],
-    });
-    Object.keys(a.claim || {}).forEach(function (c) {
-      text += ", " + fmt(S.log_points, { points: a.claim[c], colour: HexBoard.NAMES[c] });
-    });
-    return bonus ? fmt(S.log_bonus, { move: text }) : text;
-  }
-
   var logged = -1;
   function renderLog() {
-    var log = $("log"), actions = view.actions || [];
+    var actions = view.actions || [];
     if (actions.length === logged) return;
     logged = actions.length;
-    log.innerHTML = "";
-    var turns = turnsOf(actions);
-    turns.forEach(function (turn, n) {
-      var item = document.createElement("li"), who = document.createElement("b"), placed = 0;
-      who.textContent = name(turn.seat);
-      item.appendChild(who);
-      item.dataset.seat = turn.seat;
-      item.appendChild(document.createTextNode(": " + turn.actions.map(function (a) {
-        var text = actionText(a, a.action === "place" && placed > 0);
-        if (a.action === "place") placed++;
-        return text;
-      }).join("; ")));
-      if (n === turns.length - 1) item.className = "last";
-      log.appendChild(item);
-    });
-    log.scrollTop = log.scrollHeight;
+    M.render($("log"), actions, view.players);
   }
 
   function statusText() {

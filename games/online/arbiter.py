@@ -62,18 +62,15 @@ def _seats(request, round_: Round, *, presence_shown: bool = False) -> list[dict
                "watch": reverse("online_watch", args=[round_.event.slug, round_.number,
                                                       board.number])}
         if presence_shown:
-            view = online.view(game, None)
+            view = online.view(game, None)  # the position and the clock, read once
             row["lowest"] = {seat: min(view["scores"][seat].values()) for seat in ("A", "B")}
             for entry in seats:
                 entry["lowest"] = row["lowest"][entry["seat"]]
-        if presence_shown and game.record_id is None and not game.no_show \
-                and not all(seen.values()):
-            row["absent"] = [s["player"].name for s in seats if not s["appeared"]]
-            clock = clock_services.snapshot(board)
-            names = {"A": board.first.name, "B": board.second.name}
-            row["no_show_refusal"] = no_show.refusal(
-                game, clock, no_show.absent(game, game.moves), None,
-                round_.event.no_show_minutes, names)
+            if game.record_id is None and not game.no_show and not all(seen.values()):
+                row["absent"] = [s["player"].name for s in seats if not s["appeared"]]
+                row["no_show_refusal"] = no_show.refusal(
+                    game, view["clock"], no_show.absent(game, game.moves), None,
+                    round_.event.no_show_minutes, view["players"])
         rows.append(row)
     return rows
 

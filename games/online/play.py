@@ -501,6 +501,8 @@ def note_seen(game: OnlineGame, seat: str) -> tuple[str, dict[str, Any]] | None:
     the group: that socket gets its first view anyway (on Redis's pub/sub layer, which delivers
     by the members at arrival, it may get this one too: the same view, which changes nothing).
     None when the seat had appeared already."""
+    if game.seen(seat) is not None:  # as just read with the link: a reconnection costs nothing
+        return None
     field = "seen_a" if seat == "A" else "seen_b"
     with transaction.atomic():
         if not OnlineGame.objects.filter(pk=game.pk, **{f"{field}__isnull": True}).update(

@@ -60,8 +60,18 @@ def register_flag_listener(name: str, listener: Callable[[Board], None]) -> None
     _flag_listeners[name] = listener
 
 
+#: What other apps want done at every tick, after the flags (a self-running event's next step:
+#: ``autopilot``), so that the one process that owns the timer owns them too.
+_tick_listeners: dict[str, Callable[[], None]] = {}
+
+
+def register_tick_listener(name: str, listener: Callable[[], None]) -> None:
+    _tick_listeners[name] = listener
+
+
 def tick() -> tuple[list[int], int | None]:
-    """Store every flag due by now; return the flagged boards' ids and the next deadline."""
+    """Store every flag due by now, then run the tick listeners; return the flagged boards' ids
+    and the next deadline."""
     now = services.now_ms()
     flagged = []
     due = Board.objects.filter(clock__deadline_ms__lte=now).select_related("round__event")
@@ -78,6 +88,11 @@ def tick() -> tuple[list[int], int | None]:
                 listener(board)
             except Exception:  # one listener's failure must not stop the timer
                 log.exception("flag timer: listener %s failed on board %s", name, board.pk)
+    for name, listener in _tick_listeners.items():
+        try:
+            listener()
+        except Exception:
+            log.exception("flag timer: tick listener %s failed", name)
     return flagged, next_deadline()
 
 

@@ -25,12 +25,13 @@ CORES = (
     "tournament.outcome",
     "tournament.inputs.json_input",
     "clocks.core",
+    "autopilot.core",
 )
 PROJECT = ("tournament.settings", "tournament.urls",
            "tournament.asgi", "tournament.wsgi")
-PACKAGES = ("tournament", "games", "clocks", "backups")
+PACKAGES = ("tournament", "games", "clocks", "backups", "autopilot")
 #: Each app's layer, bottom up; an app may use the apps of lower layers and of its own.
-LAYER = {"tournament": 0, "games": 1, "clocks": 1, "backups": 2}
+LAYER = {"tournament": 0, "games": 1, "clocks": 1, "backups": 2, "autopilot": 2}
 
 
 def _module_name(path: Path) -> str:

@@ -452,6 +452,8 @@ class HistoryEntry(models.Model):
         PLAYER_WITHDRAWN = "player_withdrawn", _("player withdrawn")
         PLAYER_REINSTATED = "player_reinstated", _("withdrawal undone")
         NO_SHOWS_DECIDED = "no_shows_decided", _("players who never appeared: decided")
+        AUTOMATIC = "automatic", _("automatic step")
+        PLAYER_REGISTERED = "player_registered", _("player registered")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(auto_now_add=True)

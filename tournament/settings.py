@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "games",
     "clocks",
     "backups",
+    "autopilot",
 ]
 
 MIDDLEWARE = [

@@ -521,11 +521,12 @@ def note_seen(game: OnlineGame, seat: str) -> tuple[str, dict[str, Any]] | None:
 
 @transaction.atomic
 def claim_no_show(game: OnlineGame, *, seat: str | None, link: str | None = None,
-                  user=None) -> dict[str | None, dict]:
+                  user=None, by: str = "") -> dict[str | None, dict]:
     """Record that the opponent of ``seat`` (``seat`` None: the arbiter, for every seat that
     has not appeared) never came: after the event's waiting time from the start of the clocks,
     a forfeit with the reason (both absent: a double forfeit), the clock finished, the game over
-    without a record. Refused with the reason (``OnlineRefused``) otherwise; nothing changes."""
+    without a record. Refused with the reason (``OnlineRefused``) otherwise; nothing changes.
+    ``by`` names who records it for the arbiter (a self-running event's automation)."""
     online_rows.lock(game)
     if link is not None:
         check_link(game, seat, link)
@@ -551,13 +552,14 @@ def claim_no_show(game: OnlineGame, *, seat: str | None, link: str | None = None
     reason = no_show.reason(losers, names, event.no_show_minutes, seat)
     if len(losers) == 2:
         event_services.record_result(board, Result.Kind.DOUBLE_FORFEIT, user=user,
-                                     source=Result.Source.ARBITER, reason=reason)
+                                     source=Result.Source.ARBITER, reason=reason,
+                                     entered_by_label=by)
     else:
         event_services.record_result(
             board, Result.Kind.FORFEIT, user=user, source=Result.Source.ARBITER, reason=reason,
             loser_seat="first" if losers == ["A"] else "second",
-            entered_by_label="" if seat is None else names[seat])
-    held.finish(FinishKind.ARBITER, who="arbiter" if seat is None else f"online {seat}",
+            entered_by_label=by if seat is None else names[seat])
+    held.finish(FinishKind.ARBITER, who=(by or "arbiter") if seat is None else f"online {seat}",
                 reason=reason)
     held.store()
     game.no_show = "".join(losers)

@@ -130,6 +130,55 @@ def _cards_issued(d: Mapping) -> str:
         "name": d["player"]}
 
 
+def _automatic(d: Mapping) -> str:
+    """A self-running event's step (``autopilot.runner``)."""
+    n = d.get("round")
+    step = d["step"]
+    if step == "paired":
+        text = _("Round %(n)d paired automatically: %(boards)d games.") % {
+            "n": n, "boards": d["boards"]}
+        if d.get("check"):
+            text += " " + _("The pairing check could not run: %(why)s") % {"why": d["check"]}
+        return text
+    if step == "forfeited":
+        return _("Round %(n)d: forfeits for not appearing recorded automatically on "
+                 "%(games)s.") % {"n": n, "games": "; ".join(
+                     _("board %(b)d (%(names)s)") % {"b": g["board"],
+                                                     "names": ", ".join(g["names"])}
+                     for g in d["games"])}
+    if step == "closed":
+        text = _("Round %(n)d closed automatically.") % {"n": n}
+        if d.get("withdrawn"):
+            text += " " + _("Withdrawn after %(count)d missed games: %(names)s.") % {
+                "count": d["limit"], "names": ", ".join(d["withdrawn"])}
+        return text
+    if step == "paused":
+        if d["by"] == "automatic":
+            return _("Automation paused by itself: %(why)s") % {"why": d["reason"]}
+        return _("Automation paused by %(who)s: %(why)s") % {
+            "who": d["by"], "why": d["reason"] or "—"}
+    if step == "resumed":
+        return _("Automation resumed by %(who)s.") % {"who": d["by"]}
+    if step == "enabled":
+        return _("The event runs itself: round 1 at %(at)s.") % {"at": d["first_round"]}
+    simple = {
+        "published": _("Round %(n)d published automatically."),
+        "dealt": _("Round %(n)d: games dealt automatically."),
+        "started": _("Round %(n)d: clocks started automatically."),
+        "finished": _("Round %(n)d was the last: the final standings are published."),
+        "waiting": _("Round %(n)d has an open dispute: the automation waits for the arbiter."),
+    }
+    return simple[step] % {"n": n}
+
+
+def _player_registered(d: Mapping) -> str:
+    if d.get("waiting"):
+        return _("%(name)s registered (account %(account)s); waiting for approval.") % d
+    if d.get("refused"):
+        return _("%(name)s's registration refused.") % d
+    return _("%(name)s registered (account %(account)s) and joins in round %(round)d.") % d
+
+
 _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.FORMAT_SETTLED: _format_settled,
     HistoryEntry.Action.ROUNDS_CHANGED: _rounds_changed,
@@ -146,6 +195,8 @@ _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.PLAYER_WITHDRAWN: _player_withdrawn,
     HistoryEntry.Action.PLAYER_REINSTATED: _player_reinstated,
     HistoryEntry.Action.NO_SHOWS_DECIDED: _no_shows_decided,
+    HistoryEntry.Action.AUTOMATIC: _automatic,
+    HistoryEntry.Action.PLAYER_REGISTERED: _player_registered,
 }
 
 

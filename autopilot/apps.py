@@ -15,7 +15,10 @@ class AutopilotConfig(AppConfig):
     verbose_name = _("Events that run themselves")
 
     def ready(self):
-        from autopilot import runner
+        from autopilot import runner, schedule
         from clocks.flagtimer import register_tick_listener
+        from tournament.boards import links
 
         register_tick_listener("autopilot", runner.tick)
+        links.player_schedules.register("autopilot", schedule.player_schedules)
+        links.event_entries.register("autopilot", schedule.event_entries)

@@ -101,7 +101,7 @@ def next_step(plan: Plan, latest: RoundState | None, now_ms: int, *,
         return Step(Kind.WAIT)
     if latest is None:
         if now_ms < plan.first_round_ms:
-            return Step(Kind.WAIT, at_ms=plan.first_round_ms)
+            return Step(Kind.WAIT, 1, at_ms=plan.first_round_ms)
         return Step(Kind.PAIR, 1)
     number = latest.number
     if latest.status == "drafted":

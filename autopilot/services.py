@@ -77,9 +77,16 @@ def configure(event: Event, values: dict, *, user=None) -> Autopilot:
     return pilot
 
 
+def _locked(event: Event) -> Autopilot:
+    pilot = Autopilot.objects.select_for_update().filter(event=event).first()
+    if pilot is None:
+        raise ServiceError(_("This event does not run itself."))
+    return pilot
+
+
 @transaction.atomic
 def pause(event: Event, *, reason: str, user) -> Autopilot:
-    pilot = Autopilot.objects.select_for_update().get(event=event)
+    pilot = _locked(event)
     if not pilot.running:
         raise ServiceError(_("The automation is paused already."))
     reason = " ".join(reason.split())
@@ -91,7 +98,7 @@ def pause(event: Event, *, reason: str, user) -> Autopilot:
 
 @transaction.atomic
 def resume(event: Event, *, user) -> Autopilot:
-    pilot = Autopilot.objects.select_for_update().get(event=event)
+    pilot = _locked(event)
     if pilot.running:
         raise ServiceError(_("The automation is running already."))
     if pilot.finished_at is not None:

@@ -24,6 +24,7 @@ urlpatterns = [
     path("guide/", views_guide.guide, name="arbiter_guide"),
     path("guide/images/<str:name>", views_guide.guide_image, name="arbiter_guide_image"),
     path("my-games/", views_my_games.my_games, name="my_games"),
+    path("my-games/state.json", views_my_games.my_games_state, name="my_games_state"),
     path("my-games/confirm/<int:board_id>/", views_confirm.my_games_confirm,
          name="my_games_confirm"),
     path("card/<str:code>/confirm/", views_player_page.card_confirm,

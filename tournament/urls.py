@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("clocks.urls")),
     path("", include("games.urls")),
     path("", include("backups.urls")),
+    path("", include("autopilot.urls")),
 ]
 
 # Friendly error pages (DEBUG off, as `make run` serves): tournament/views/errors.py.

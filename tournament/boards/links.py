@@ -12,16 +12,23 @@ those apps registered in their ``AppConfig.ready`` answer with a link per key:
   (``games``: that seat's personal link of an online game, while the round's links work; a
   logged-in player's "My games" page). Keyed by the player as well as the board because a
   seat's link is private: the page asks for its own player's seat only, and the provider
-  answers nothing else.
+  answers nothing else;
+- ``player_schedules``: when a player's next round starts and whether they may still ask to
+  miss it, by player id (``autopilot``: the players of an event that runs itself; "My games"
+  counts down to it);
+- ``event_entries``: the way into an event for players who are not in it yet, by event id
+  (``autopilot``: its registration page while registration is open; the event's page).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -32,26 +39,42 @@ class Link:
     url: str
 
 
-class LinkRegistry(Generic[K]):
-    """Named providers that map keys to links; asked in bulk, one query per provider."""
+@dataclass(frozen=True)
+class PlayerSchedule:
+    """A player's next round: its ``number``, when it starts (``starts_at``; None: not known
+    yet, ``words`` say when), and the page that takes a request to miss it (``absence_url``,
+    empty when it is too late); ``absent``: the player asked to miss it."""
+
+    number: int
+    starts_at: datetime | None
+    words: str
+    absence_url: str = ""
+    absent: bool = False
+
+
+class Registry(Generic[K, V]):
+    """Named providers that map keys to links (or other answers); asked in bulk, one query
+    per provider."""
 
     def __init__(self) -> None:
-        self._providers: dict[str, Callable[[list[K]], Mapping[K, Link]]] = {}
+        self._providers: dict[str, Callable[[list[K]], Mapping[K, V]]] = {}
 
-    def register(self, name: str, provider: Callable[[list[K]], Mapping[K, Link]]) -> None:
+    def register(self, name: str, provider: Callable[[list[K]], Mapping[K, V]]) -> None:
         """Add (or replace, on a reload) the provider called ``name``."""
         self._providers[name] = provider
 
-    def links(self, keys: Iterable[K]) -> dict[K, Link]:
-        """The known link of each of these keys (missing: none known)."""
+    def links(self, keys: Iterable[K]) -> dict[K, V]:
+        """The known answer for each of these keys (missing: none known)."""
         wanted = sorted(set(keys))
-        found: dict[K, Link] = {}
+        found: dict[K, V] = {}
         if wanted:
             for provider in self._providers.values():
                 found.update(provider(wanted))
         return found
 
 
-result_sources: LinkRegistry[int] = LinkRegistry()
-board_pages: LinkRegistry[int] = LinkRegistry()
-personal_links: LinkRegistry[tuple[int, int]] = LinkRegistry()
+result_sources: Registry[int, Link] = Registry()
+board_pages: Registry[int, Link] = Registry()
+personal_links: Registry[tuple[int, int], Link] = Registry()
+player_schedules: Registry[int, PlayerSchedule] = Registry()
+event_entries: Registry[int, Link] = Registry()

@@ -15,10 +15,12 @@ new board and its new link at its next load.
 from __future__ import annotations
 
 import datetime
+import time
 from dataclasses import dataclass, replace
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
+from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -97,18 +99,51 @@ def my_games(request):
     held = list(PlayerLogin.objects.filter(user=request.user)
                 .select_related("player__event")
                 .order_by("-player__event__start_date", "-player__event__created_at"))
-    seats = [current_seat(login.player, now) for login in held if login.withdrawn_at is None]
-    personal = links.personal_links.links(seat.game for seat in seats if seat.game)
-    # An online game's board shows its seat link only: the board page (the scoresheet's shared
-    # token) is no way to play it, and its record form takes no result for it.
-    seats = [replace(seat, personal=personal[seat.game], board_page=False)
-             if seat.game in personal else seat for seat in seats]
+    seats = _seats_of([login for login in held if login.withdrawn_at is None], now)
     # The personal page of the player's card (every player has one unless the arbiter revoked
     # it): the same page the card's QR code opens, for check-in and confirming results.
     cards = {card.player_id: player_codes.code_for(card) for card in PlayerCard.objects.filter(
         player__in=[seat.player for seat in seats], revoked_at__isnull=True)}
     seats = [replace(seat, panel=_panel(seat)) for seat in seats]
+    # an event that runs itself says when the next round starts (``links.player_schedules``)
+    schedules = links.player_schedules.links(seat.player.pk for seat in seats)
     return render(request, "tournament/my_games.html", {
-        "seats": [(seat, cards.get(seat.player.pk)) for seat in seats],
+        "seats": [(seat, cards.get(seat.player.pk), schedules.get(seat.player.pk))
+                  for seat in seats],
         "withdrawn": [login for login in held if login.withdrawn_at is not None],
+        "server_ms": time.time_ns() // 1_000_000,
     })
+
+
+def _seats_of(logins: list[PlayerLogin], now: datetime.datetime) -> list[Seat]:
+    """Where each login's player sits now, with the personal link of an online game."""
+    seats = [current_seat(login.player, now) for login in logins]
+    personal = links.personal_links.links(seat.game for seat in seats if seat.game)
+    # An online game's board shows its seat link only: the board page (the scoresheet's shared
+    # token) is no way to play it, and its record form takes no result for it.
+    return [replace(seat, personal=personal[seat.game], board_page=False)
+            if seat.game in personal else seat for seat in seats]
+
+
+@never_cache
+@login_required
+def my_games_state(request):
+    """What My games polls (``static/js/my-games.js``): per event, the current round, the seat's
+    link of its online game (null: none now) and when the next round starts, so that the page
+    counts down and becomes the seat of the new game when its round starts, without a reload."""
+    now = timezone.now()
+    seats = _seats_of(list(PlayerLogin.objects.filter(
+        user=request.user, withdrawn_at__isnull=True).select_related("player__event")), now)
+    schedules = links.player_schedules.links(seat.player.pk for seat in seats)
+    events = {}
+    for seat in seats:
+        schedule = schedules.get(seat.player.pk)
+        events[seat.player.event.slug] = {
+            "round": seat.round.number if seat.round else None,
+            "seat": seat.personal.url if seat.personal else None,
+            "next_round": schedule.number if schedule else None,
+            "starts_ms": int(schedule.starts_at.timestamp() * 1000)
+            if schedule and schedule.starts_at else None,
+            "withdrawn": seat.player.withdrawn_after_round is not None,
+        }
+    return JsonResponse({"server_ms": time.time_ns() // 1_000_000, "events": events})

@@ -115,6 +115,7 @@ def event_home(request, slug):
     return render(request, "tournament/event_home.html", _ctx(
         request, event, rounds=rounds, current=current, query=query, found=found,
         players=event.players.count(), format=services.event_format(event),
+        entry=links.event_entries.links([event.pk]).get(event.pk),
     ))
 
 

@@ -1,0 +1,62 @@
+"""What the event app's pages show of a self-running event (``tournament.boards.links``): each
+player's next round and its start, and the way in for a new player."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from autopilot import core, runner
+from autopilot import services as autopilot
+from autopilot.models import Autopilot
+from clocks import services as clock_services
+from tournament import services
+from tournament.boards.links import Link, PlayerSchedule
+from tournament.models import Absence, Player, Round
+
+
+def next_start(pilot: Autopilot, latest: Round | None, number: int) -> tuple[int | None, str]:
+    """When round ``number`` (the next one to pair) starts, in server ms (None: not known
+    yet), and in words when it is not known."""
+    plan = runner.plan_of(pilot)
+    if number == 1:
+        return plan.first_round_ms, ""
+    if latest is not None and latest.status == Round.Status.CLOSED:
+        ended = (pilot.ended_ms if pilot.ended_round == latest.number
+                 else runner.ms(latest.closed_at) if latest.closed_at else None)
+        if ended is not None:
+            return core.round_start_ms(plan, number, ended), ""
+    if plan.schedule is core.Schedule.FIXED:
+        return core.round_start_ms(plan, number, None), _(
+            "or as soon as round %(n)d has ended, if later") % {"n": number - 1}
+    return None, _("%(minutes)d minutes after the last game of round %(n)d ends") % {
+        "minutes": pilot.minutes, "n": number - 1}
+
+
+def player_schedules(player_ids: list[int]) -> dict[int, PlayerSchedule]:
+    players = Player.objects.filter(pk__in=player_ids, event__autopilot__finished_at__isnull=True
+                                    ).select_related("event__autopilot")
+    found = {}
+    for player in players:
+        event, pilot = player.event, player.event.autopilot
+        number = services.next_round_number(event)
+        if number > services.format.planned_rounds(event) or not player.is_active_in(number):
+            continue
+        latest = event.rounds.order_by("-number").first()
+        starts, words = next_start(pilot, latest, number)
+        absent = Absence.objects.filter(player=player, round_number=number).exists()
+        found[player.pk] = PlayerSchedule(
+            number, runner.moment(starts) if starts is not None else None, words,
+            absence_url=reverse("autopilot_absence", args=[event.slug, number]),
+            absent=absent)
+    return found
+
+
+def event_entries(event_ids: list[int]) -> dict[int, Link]:
+    found = {}
+    now = runner.moment(clock_services.now_ms())
+    for pilot in Autopilot.objects.filter(event_id__in=event_ids).select_related("event"):
+        if autopilot.door(pilot.event, pilot, now).open:
+            found[pilot.event_id] = Link(_("Register for this event"),
+                                         reverse("autopilot_register", args=[pilot.event.slug]))
+    return found

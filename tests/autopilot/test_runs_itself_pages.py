@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from autopilot.models import Autopilot, Registration
 from tests.autopilot.helpers import MINUTE, at, make_event, resign_all, tick
-from tournament.models import Absence, Event, HistoryEntry, Player, PlayerLogin
+from tournament import services
+from tournament.models import Absence, HistoryEntry, Player, PlayerLogin
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +29,6 @@ def signup(name="Zoe Late", username="zoe", **extra) -> dict:
 
 def test_runs_itself_set_up_by_the_organiser_refuses_bad_settings(clock_time):
     arbiter = get_user_model().objects.create_user("organiser", password="pw-auto-2")
-    from tournament import services
     event = services.create_event(name="Self Open", slug="self-open", arbiter=arbiter)
     client = Client()
     client.force_login(arbiter)

@@ -34,7 +34,8 @@ def next_start(pilot: Autopilot, latest: Round | None, number: int) -> tuple[int
 
 
 def player_schedules(player_ids: list[int]) -> dict[int, PlayerSchedule]:
-    players = Player.objects.filter(pk__in=player_ids, event__autopilot__finished_at__isnull=True
+    players = Player.objects.filter(pk__in=player_ids, event__autopilot__isnull=False,
+                                    event__autopilot__finished_at__isnull=True
                                     ).select_related("event__autopilot")
     found = {}
     for player in players:

@@ -244,14 +244,21 @@ def _forfeit(pilot: Autopilot, step: core.Step, now: int) -> bool:
     return bool(recorded)
 
 
-def missed_games(event: Event) -> Counter:
-    """Per player id, the games they lost for not appearing."""
+def missed_games(event: Event, number: int) -> Counter:
+    """Per player id who missed a game of round ``number``, the games they lost for not
+    appearing so far. Only they can reach the limit now: a player the arbiter reinstated is
+    withdrawn again only after another missed game, not for the old ones."""
     missed: Counter = Counter()
-    for first, second, seats in OnlineGame.objects.filter(board__round__event=event) \
-            .exclude(no_show="").values_list("board__first", "board__second", "no_show"):
+    now: set[int] = set()
+    for first, second, seats, played_in in OnlineGame.objects.filter(
+            board__round__event=event, board__round__number__lte=number).exclude(no_show="") \
+            .values_list("board__first", "board__second", "no_show", "board__round__number"):
         for seat in seats:
-            missed[first if seat == "A" else second] += 1
-    return missed
+            player = first if seat == "A" else second
+            missed[player] += 1
+            if played_in == number:
+                now.add(player)
+    return Counter({player: count for player, count in missed.items() if player in now})
 
 
 def _close(pilot: Autopilot, step: core.Step, now: int) -> bool:
@@ -260,7 +267,7 @@ def _close(pilot: Autopilot, step: core.Step, now: int) -> bool:
     pilot.ended_round, pilot.ended_ms = step.round, now
     pilot.save(update_fields=["ended_round", "ended_ms"])
     gone = core.withdrawn_for_misses(
-        missed_games(event), pilot.missed_games_limit,
+        missed_games(event, step.round), pilot.missed_games_limit,
         frozenset(event.players.filter(withdrawn_after_round__isnull=False)
                   .values_list("pk", flat=True)))
     names = []

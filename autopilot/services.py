@@ -139,6 +139,9 @@ def door(event: Event, pilot: Autopilot | None, now: datetime.datetime | None = 
                     "%Y-%m-%d %H:%M")}, closes_at=pilot.registration_closes_at)
         return Door(True, joins=1, closes_at=pilot.registration_closes_at)
     if paired < pilot.late_until_round:
+        if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
+            return Door(False, _("A round robin takes no late entries: registration closed "
+                                 "when round 1 was paired."))
         return Door(True, joins=paired + 1)
     return Door(False, _("Registration is closed: the event has begun.") if not
                 pilot.late_until_round else _("Late registration ended when round %(n)d was "

@@ -5,7 +5,10 @@ exactly the deadline), so the timer only has to **store and broadcast** it. It n
 each round it asks the database for the clocks whose ``deadline_ms`` has passed, stores their
 flags through ``services.apply_flags`` (log entry by "flag timer"), then sleeps until the next
 deadline, or the poll interval, whichever comes first. A restarted timer therefore loses nothing:
-the remaining times follow from the stored states and the current time.
+the remaining times follow from the stored states and the current time. After the flags, each
+tick runs the tick listeners other apps registered (``register_tick_listener``: the events that
+run themselves, ``autopilot.runner.tick``), so that the one process that owns the timer owns
+them too.
 
 Exactly one owner per deployment:
 

@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.db.models import Min
 
 from clocks import server_context, services
@@ -72,9 +72,12 @@ def register_tick_listener(name: str, listener: Callable[[], None]) -> None:
     _tick_listeners[name] = listener
 
 
-def tick() -> tuple[list[int], int | None]:
+def tick(*, background: bool = False) -> tuple[list[int], int | None]:
     """Store every flag due by now, then run the tick listeners; return the flagged boards' ids
-    and the next deadline."""
+    and the next deadline. ``background`` (the timer's own loops): each listener runs in a
+    thread of its own, one at a time, so that a long one (a self-running event pairing a
+    thousand players: most of a minute) never holds up the flags; one still running when the
+    next tick comes is left to finish."""
     now = services.now_ms()
     flagged = []
     due = Board.objects.filter(clock__deadline_ms__lte=now).select_related("round__event")
@@ -92,11 +95,29 @@ def tick() -> tuple[list[int], int | None]:
             except Exception:  # one listener's failure must not stop the timer
                 log.exception("flag timer: listener %s failed on board %s", name, board.pk)
     for name, listener in _tick_listeners.items():
-        try:
-            listener()
-        except Exception:
-            log.exception("flag timer: tick listener %s failed", name)
+        if not background:
+            _call(name, listener)
+            continue
+        thread = _listener_threads.get(name)
+        if thread is None or not thread.is_alive():
+            thread = threading.Thread(target=_call, args=(name, listener, True),
+                                      name=f"tick-{name}", daemon=True)
+            _listener_threads[name] = thread
+            thread.start()
     return flagged, next_deadline()
+
+
+_listener_threads: dict[str, threading.Thread] = {}
+
+
+def _call(name: str, listener: Callable[[], None], own_thread: bool = False) -> None:
+    try:
+        listener()
+    except Exception:
+        log.exception("flag timer: tick listener %s failed", name)
+    finally:
+        if own_thread:
+            connections.close_all()  # the connections this thread opened
 
 
 def sleep_seconds(deadline: int | None, now: int, poll_s: float = POLL_S) -> float:
@@ -115,7 +136,7 @@ def run_forever(stop: threading.Event | None = None, poll_s: float = POLL_S) -> 
     while not stop.is_set():
         deadline = None
         try:
-            flagged, deadline = tick()
+            flagged, deadline = tick(background=True)
             if flagged:
                 log.info("flag timer: flags stored on boards %s", flagged)
         except Exception:
@@ -148,7 +169,7 @@ class _InProcess:
         while True:
             deadline = None
             try:
-                _flagged, deadline = await database_sync_to_async(tick)()
+                _flagged, deadline = await database_sync_to_async(tick)(background=True)
             except Exception:
                 log.exception("flag timer: tick failed; retrying")
             now = services.now_ms()

@@ -10,11 +10,13 @@ pairing-allocated bye; it raises :class:`NoLegalPairing` when the round cannot b
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import subprocess
 import sys
 import tempfile
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -161,6 +163,11 @@ def _only(event: Event, numbers: dict[int, int]) -> Event:
     return Event(event.settings, players, event.name, forbidden)
 
 
+#: How many answers of external programs are kept (see ``ExternalEngine.pair``).
+ANSWERS_KEPT = 8
+_answers: OrderedDict[tuple, tuple[tuple[int, int], ...]] = OrderedDict()
+
+
 class ExternalEngine:
     """A FIDE engine program that reads a TRF file and writes the pairing to a file.
 
@@ -190,7 +197,24 @@ class ExternalEngine:
         self.no_pairing_codes = frozenset(no_pairing_codes)
 
     def pair(self, trf: str) -> list[tuple[int, int]]:
-        """Write ``trf`` to a temporary file, run the program, read its pairing file."""
+        """Write ``trf`` to a temporary file, run the program, read its pairing file.
+
+        The program's answers to the last few files are kept (``ANSWERS_KEPT``): the same
+        program given the same file answers the same, and a round's pairing and its check
+        (``tournament.bridges.pairing_check``) moments later ask the same question. At a
+        thousand players bbpPairings takes most of a minute; an event that runs itself pairs
+        and checks each round at once, so asking twice would double its wait."""
+        key = (tuple(self.command), tuple(self.args), hashlib.sha256(trf.encode()).hexdigest())
+        if key in _answers:
+            _answers.move_to_end(key)
+            return list(_answers[key])
+        pairs = self._run(trf)
+        _answers[key] = tuple(pairs)
+        while len(_answers) > ANSWERS_KEPT:
+            _answers.popitem(last=False)
+        return pairs
+
+    def _run(self, trf: str) -> list[tuple[int, int]]:
         with tempfile.TemporaryDirectory(prefix="pairing-") as folder:
             source, target = Path(folder, "in.trf"), Path(folder, "out.txt")
             source.write_text(trf, encoding="utf-8")
@@ -232,7 +256,11 @@ class BbpPairingsEngine(ExternalEngine):
     name = "bbpairings"
     OPTIONS: ClassVar[tuple[str, ...]] = ("command", "timeout")
 
-    def __init__(self, command: str | Path | None = None, timeout: float = 60.0) -> None:
+    #: A thousand players in one score group take bbpPairings most of a minute on a
+    #: two-core machine (docs/benchmarks.md): the limit only catches a program that hangs.
+    TIMEOUT_S = 180.0
+
+    def __init__(self, command: str | Path | None = None, timeout: float = TIMEOUT_S) -> None:
         program = Path(command) if command else bbpairings_program()
         if not program.is_file():
             raise EngineMissing(

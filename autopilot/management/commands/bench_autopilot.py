@@ -65,12 +65,12 @@ class Command(BaseCommand):
               f"{settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[1]}; "
               f"{o['players']} players")
             due = Autopilot.objects.get(event=event).first_round_at
-            started = self.wait_step(event, "started", 1, timeout=60)
+            started = self.wait_step(event, "started", 1, timeout=400)
             w(f"round 1: clocks started {(started - due).total_seconds():.1f} s after its time "
               f"({self.steps_text(event, 1)})")
             self.play(event, 1, urls, workers, o)
             ended = self.end_games(event, 1)
-            started = self.wait_step(event, "started", 2, timeout=120)
+            started = self.wait_step(event, "started", 2, timeout=400)
             w(f"transition: last game of round 1 ended -> round 2's clocks running in "
               f"{(started - ended).total_seconds():.1f} s ({self.steps_text(event, 2)})")
             timer.process.kill()

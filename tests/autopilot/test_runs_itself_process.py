@@ -1,0 +1,50 @@
+"""Where a self-running event meets the flag timer and the pairing engine: a long automatic
+step never holds up the flags, and a round's pairing and its check ask the engine once."""
+
+import threading
+
+import pytest
+
+from clocks import flagtimer
+from tournament.pairing import engines
+
+
+@pytest.mark.django_db
+def test_runs_itself_in_a_thread_of_its_own_beside_the_flags(monkeypatch):
+    release, started, runs = threading.Event(), threading.Event(), []
+
+    def long_step():  # pairing a thousand players: most of a minute
+        runs.append(1)
+        started.set()
+        release.wait(10)
+
+    monkeypatch.setattr(flagtimer, "_tick_listeners", {"slow": long_step})
+    monkeypatch.setattr(flagtimer, "_listener_threads", {})
+    flagtimer.tick(background=True)  # returns at once: the flags are not held up
+    assert started.wait(5)
+    flagtimer.tick(background=True)  # the step still runs: no second one beside it
+    assert runs == [1]
+    release.set()
+    flagtimer._listener_threads["slow"].join(5)
+    flagtimer.tick(background=True)
+    flagtimer._listener_threads["slow"].join(5)
+    assert runs == [1, 1]
+    flagtimer.tick()  # the tests' and the simulation's own ticks wait for the listeners
+    assert runs == [1, 1, 1]
+
+
+def test_runs_itself_pairing_and_its_check_ask_the_engine_once(monkeypatch):
+    asked = []
+    monkeypatch.setattr(engines, "_answers", engines.OrderedDict())
+    monkeypatch.setattr(engines.ExternalEngine, "_run",
+                        lambda self, trf: asked.append(trf) or [(1, 2)])
+    engine = engines.ExternalEngine("bbp")
+    assert engine.pair("TRF one") == [(1, 2)] and engine.pair("TRF one") == [(1, 2)]
+    assert asked == ["TRF one"]
+    engine.pair("TRF two")
+    engines.ExternalEngine("another program").pair("TRF one")
+    assert asked == ["TRF one", "TRF two", "TRF one"]
+    for n in range(engines.ANSWERS_KEPT + 1):
+        engine.pair(f"filler {n}")
+    engine.pair("TRF one")  # long forgotten: asked again
+    assert asked.count("TRF one") == 3

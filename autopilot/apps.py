@@ -22,3 +22,4 @@ class AutopilotConfig(AppConfig):
         register_tick_listener("autopilot", runner.tick)
         links.player_schedules.register("autopilot", schedule.player_schedules)
         links.event_entries.register("autopilot", schedule.event_entries)
+        links.automations.register("autopilot", schedule.automations)

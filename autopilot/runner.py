@@ -135,7 +135,8 @@ def state_of(pilot: Autopilot, now: int) -> core.RoundState | None:
     dealt = online.is_online(latest) and not games.filter(online_game__isnull=True).exists()
     started = dealt and not games.filter(
         Q(clock__isnull=True) | Q(clock__state__started_at_ms=None)).exists()
-    unfinished = len(services.missing_results(latest))
+    # one count, not the boards: the tick runs every second beside the round's moves
+    unfinished = latest.boards.exclude(results__status=Result.Status.ACCEPTED).count()
     at = _no_show_due(latest, now)[0] if started and unfinished else None
     return core.RoundState(
         latest.number, latest.status, dealt=dealt, started=started, unfinished=unfinished,

@@ -61,3 +61,22 @@ def event_entries(event_ids: list[int]) -> dict[int, Link]:
             found[pilot.event_id] = Link(_("Register for this event"),
                                          reverse("autopilot_register", args=[pilot.event.slug]))
     return found
+
+
+def automations(event_ids: list[int]) -> dict[int, Link]:
+    """The arbiter's dashboard says that the event runs itself, and how it stands."""
+    found = {}
+    for pilot in Autopilot.objects.filter(event_id__in=event_ids).select_related("event"):
+        if pilot.finished_at is not None:
+            text = _("This event ran itself to its final standings.")
+        elif not pilot.running:
+            text = _("This event runs itself; the automation is paused: %(why)s") % {
+                "why": pilot.paused_reason or "—"}
+        elif pilot.waiting_for:
+            text = _("This event runs itself and waits for you: %(why)s") % {
+                "why": pilot.waiting_for}
+        else:
+            text = _("This event runs itself: the server pairs, starts and closes each round. "
+                     "Pause it before doing any of that by hand.")
+        found[pilot.event_id] = Link(text, reverse("autopilot_settings", args=[pilot.event.slug]))
+    return found

@@ -128,6 +128,8 @@ def test_runs_itself_pause_and_resume_from_the_page(clock_time):
     pause = reverse("autopilot_action", args=[event.slug, "pause"])
     page = arbiter.post(pause, {"reason": "a server problem"}, follow=True).content.decode()
     assert "paused" in page and "a server problem" in page
+    dashboard = arbiter.get(reverse("arbiter_dashboard", args=[event.slug])).content.decode()
+    assert "This event runs itself; the automation is paused: a server problem" in dashboard
     tick(clock_time, 11 * MINUTE)
     assert not event.rounds.exists()
     page = arbiter.post(reverse("autopilot_action", args=[event.slug, "resume"]),
@@ -135,6 +137,8 @@ def test_runs_itself_pause_and_resume_from_the_page(clock_time):
     assert "The automation is running again." in page
     tick(clock_time, 1000)
     assert event.rounds.count() == 1
+    dashboard = arbiter.get(reverse("arbiter_dashboard", args=[event.slug])).content.decode()
+    assert "This event runs itself: the server pairs, starts and closes each round." in dashboard
     page = arbiter.get(reverse("autopilot_settings", args=[event.slug])).content.decode()
     for text in ("Automation paused by pause-open-arbiter: a server problem",
                  "Automation resumed by pause-open-arbiter.",

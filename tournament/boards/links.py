@@ -17,7 +17,10 @@ those apps registered in their ``AppConfig.ready`` answer with a link per key:
   miss it, by player id (``autopilot``: the players of an event that runs itself; "My games"
   counts down to it);
 - ``event_entries``: the way into an event for players who are not in it yet, by event id
-  (``autopilot``: its registration page while registration is open; the event's page).
+  (``autopilot``: its registration page while registration is open; the event's page);
+- ``automations``: what runs an event by itself, by event id (``autopilot``: "This event runs
+  itself: …" with its state, to its page; the arbiter's dashboard, so that nobody pairs a round
+  by hand without knowing the server is about to).
 """
 
 from __future__ import annotations
@@ -78,3 +81,4 @@ board_pages: Registry[int, Link] = Registry()
 personal_links: Registry[tuple[int, int], Link] = Registry()
 player_schedules: Registry[int, PlayerSchedule] = Registry()
 event_entries: Registry[int, Link] = Registry()
+automations: Registry[int, Link] = Registry()

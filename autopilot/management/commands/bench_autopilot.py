@@ -10,9 +10,9 @@ automation as in a scale-out deployment (several workers need ``REDIS_URL``; the
    spectators, deliveries lost), then every game still going ends by a resignation.
    Reported: **the transition**, from the last game's end to round 2's clocks running, with
    each automatic step's time from the event's history.
-3. Round 2 is played the same way while the flag-timer process is killed (SIGKILL) and its
-   games end with it down: the round stays open; a new flag-timer process closes it and
-   finishes the event. Reported: nothing paired, dealt or started twice, every game and move
+3. Round 2 is played the same way; then the flag-timer process is killed (SIGKILL) and the
+   round's games end with it down: the round stays open; a new flag-timer process closes it
+   and finishes the event. Reported: nothing paired, dealt or started twice, every game and move
    kept, and how long the new process took.
 """
 
@@ -73,10 +73,10 @@ class Command(BaseCommand):
             started = self.wait_step(event, "started", 2, timeout=400)
             w(f"transition: last game of round 1 ended -> round 2's clocks running in "
               f"{(started - ended).total_seconds():.1f} s ({self.steps_text(event, 2)})")
+            self.play(event, 2, urls, workers, o)
             timer.process.kill()
             timer.process.wait()
             w("flag-timer process killed (SIGKILL) during round 2")
-            self.play(event, 2, urls, workers, o)
             ended = self.end_games(event, 2)
             time.sleep(3)
             still = event.rounds.get(number=2).status

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import services
+from tournament.boards import links
 from tournament.bridges import pairing_bridge
 from tournament.bridges.standings_bridge import inconsistencies, reading_notes, tiebreak_registry
 from tournament.forms import (
@@ -60,6 +61,7 @@ def dashboard(request, event):
         order=services.order_text(event), problems=inconsistencies(event),
         checkin=checkin.summary(event) if event.checkin != Event.CheckIn.OFF else None,
         engine_missing=pairing_bridge.engine_missing(event),
+        automation=links.automations.links([event.pk]).get(event.pk),
     ))
 
 

@@ -29,10 +29,11 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
+from typing import ClassVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 from django.db.models import Min
 
 from clocks import server_context, services
@@ -75,9 +76,8 @@ def register_tick_listener(name: str, listener: Callable[[], None]) -> None:
 def tick(*, background: bool = False) -> tuple[list[int], int | None]:
     """Store every flag due by now, then run the tick listeners; return the flagged boards' ids
     and the next deadline. ``background`` (the timer's own loops): each listener runs in a
-    thread of its own, one at a time, so that a long one (a self-running event pairing a
-    thousand players: most of a minute) never holds up the flags; one still running when the
-    next tick comes is left to finish."""
+    thread of its own (``_ListenerThread``), so that a long one (a self-running event pairing
+    a thousand players: most of a minute) never holds up the flags."""
     now = services.now_ms()
     flagged = []
     due = Board.objects.filter(clock__deadline_ms__lte=now).select_related("round__event")
@@ -95,29 +95,46 @@ def tick(*, background: bool = False) -> tuple[list[int], int | None]:
             except Exception:  # one listener's failure must not stop the timer
                 log.exception("flag timer: listener %s failed on board %s", name, board.pk)
     for name, listener in _tick_listeners.items():
-        if not background:
+        if background:
+            _ListenerThread.wake(name, listener)
+        else:
             _call(name, listener)
-            continue
-        thread = _listener_threads.get(name)
-        if thread is None or not thread.is_alive():
-            thread = threading.Thread(target=_call, args=(name, listener, True),
-                                      name=f"tick-{name}", daemon=True)
-            _listener_threads[name] = thread
-            thread.start()
     return flagged, next_deadline()
 
 
-_listener_threads: dict[str, threading.Thread] = {}
-
-
-def _call(name: str, listener: Callable[[], None], own_thread: bool = False) -> None:
+def _call(name: str, listener: Callable[[], None]) -> None:
     try:
         listener()
     except Exception:
         log.exception("flag timer: tick listener %s failed", name)
-    finally:
-        if own_thread:
-            connections.close_all()  # the connections this thread opened
+
+
+class _ListenerThread:
+    """One thread per tick listener for the life of the timer: woken by each tick, it runs the
+    listener once (ticks that come while it runs make one more run, not one each), and keeps
+    its database connection between runs, as the timer's loop does."""
+
+    _running: ClassVar[dict[str, _ListenerThread]] = {}
+
+    def __init__(self, name: str, listener: Callable[[], None]) -> None:
+        self.name, self.listener = name, listener
+        self.event = threading.Event()
+        self.thread = threading.Thread(target=self.run, name=f"tick-{name}", daemon=True)
+
+    @classmethod
+    def wake(cls, name: str, listener: Callable[[], None]) -> None:
+        worker = cls._running.get(name)
+        if worker is None or not worker.thread.is_alive() or worker.listener is not listener:
+            worker = cls._running[name] = cls(name, listener)
+            worker.thread.start()
+        worker.event.set()
+
+    def run(self) -> None:
+        while self._running.get(self.name) is self:
+            self.event.wait()
+            self.event.clear()
+            _call(self.name, self.listener)
+            close_old_connections()  # a broken or outlived connection goes; a good one stays
 
 
 def sleep_seconds(deadline: int | None, now: int, poll_s: float = POLL_S) -> float:

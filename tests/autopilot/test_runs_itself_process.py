@@ -2,6 +2,7 @@
 step never holds up the flags, and a round's pairing and its check ask the engine once."""
 
 import threading
+import time
 
 import pytest
 
@@ -14,23 +15,25 @@ def test_runs_itself_in_a_thread_of_its_own_beside_the_flags(monkeypatch):
     release, started, runs = threading.Event(), threading.Event(), []
 
     def long_step():  # pairing a thousand players: most of a minute
-        runs.append(1)
+        runs.append(threading.current_thread().name)
         started.set()
         release.wait(10)
 
     monkeypatch.setattr(flagtimer, "_tick_listeners", {"slow": long_step})
-    monkeypatch.setattr(flagtimer, "_listener_threads", {})
+    monkeypatch.setattr(flagtimer._ListenerThread, "_running", {})
     flagtimer.tick(background=True)  # returns at once: the flags are not held up
     assert started.wait(5)
-    flagtimer.tick(background=True)  # the step still runs: no second one beside it
-    assert runs == [1]
-    release.set()
-    flagtimer._listener_threads["slow"].join(5)
+    flagtimer.tick(background=True)  # while it runs: one more run afterwards, not one each
     flagtimer.tick(background=True)
-    flagtimer._listener_threads["slow"].join(5)
-    assert runs == [1, 1]
-    flagtimer.tick()  # the tests' and the simulation's own ticks wait for the listeners
-    assert runs == [1, 1, 1]
+    assert runs == ["tick-slow"]
+    release.set()
+    deadline = time.monotonic() + 5
+    while len(runs) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)
+    assert runs == ["tick-slow", "tick-slow"]  # the same thread, kept between ticks
+    flagtimer.tick()  # the tests' and the simulation's own ticks run the listeners in line
+    assert runs[-1] == threading.current_thread().name
 
 
 def test_runs_itself_pairing_and_its_check_ask_the_engine_once(monkeypatch):

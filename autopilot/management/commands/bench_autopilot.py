@@ -14,6 +14,10 @@ automation as in a scale-out deployment (several workers need ``REDIS_URL``; the
    round's games end with it down: the round stays open; a new flag-timer process closes it
    and finishes the event. Reported: nothing paired, dealt or started twice, every game and move
    kept, and how long the new process took.
+
+On PostgreSQL the command runs ``ANALYZE`` after the registrations and as each round starts, as
+autovacuum would within a minute (this machine's server has it off). The event is deleted at
+the end (``--keep`` keeps it): a running one left behind would load the next run's timer.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ import time
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from autopilot import services as autopilot
 from autopilot.models import Autopilot
-from clocks.benchsupport import AsgiServer, bench_urls
+from clocks.benchsupport import AsgiServer, bench_urls, delete_event
 from games.management.commands import bench_online
 from games.models import OnlineGame
 from games.online import play as online
@@ -49,6 +54,7 @@ class Command(BaseCommand):
         parser.add_argument("--min-think", type=float, default=2.0)
         parser.add_argument("--max-think", type=float, default=6.0)
         parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne")
+        parser.add_argument("--keep", action="store_true", help="keep the benchmark event")
 
     def handle(self, *args, **o):
         if not 4 <= o["players"] <= 2000 or o["players"] % 2:
@@ -68,12 +74,12 @@ class Command(BaseCommand):
             started = self.wait_step(event, "started", 1, timeout=400)
             w(f"round 1: clocks started {(started - due).total_seconds():.1f} s after its time "
               f"({self.steps_text(event, 1)})")
-            self.play(event, 1, urls, workers, o)
+            self.play(event, 1, urls, workers, o, timer)
             ended = self.end_games(event, 1)
             started = self.wait_step(event, "started", 2, timeout=400)
             w(f"transition: last game of round 1 ended -> round 2's clocks running in "
               f"{(started - ended).total_seconds():.1f} s ({self.steps_text(event, 2)})")
-            self.play(event, 2, urls, workers, o)
+            self.play(event, 2, urls, workers, o, timer)
             timer.process.kill()
             timer.process.wait()
             w("flag-timer process killed (SIGKILL) during round 2")
@@ -90,6 +96,12 @@ class Command(BaseCommand):
         finally:
             for server in [*workers, timer]:
                 server.stop()
+            if not o["keep"]:  # a running event left behind would load the next run's timer
+                first = event.rounds.first()
+                if first is not None:
+                    delete_event(first)
+                else:
+                    event.delete()
 
     def timer(self) -> AsgiServer:
         return AsgiServer(command=[sys.executable, "manage.py", "run_flag_timer"])
@@ -110,6 +122,7 @@ class Command(BaseCommand):
             account = accounts.create_user(f"{slug}-{n}")
             autopilot.register(event, account, name=f"Player {n:04d}", rating=1000 + n)
         self.stdout.write(f"{players} players registered in {time.perf_counter() - began:.1f} s")
+        self.analyze()
         start = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=15)
         autopilot.configure(event, {"first_round_at": start, "registration_closes_at": start},
                             user=arbiter)
@@ -134,7 +147,17 @@ class Command(BaseCommand):
                          f"+{(e.at - first).total_seconds():.2f} s" for e in entries
                          if e.details["step"] != "forfeited")
 
-    def play(self, event: Event, number: int, urls, workers, o) -> None:
+    def analyze(self) -> None:
+        """What PostgreSQL's autovacuum does within a minute of a round's new rows (this
+        machine's server runs with it off): without statistics every query of a round of
+        500 boards is planned as if it had three rows."""
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+
+    def play(self, event: Event, number: int, urls, workers, o, timer: AsgiServer) -> None:
+        self.analyze()
+        timer_cpu, began = timer.cpu_seconds(), time.perf_counter()
         games = OnlineGame.objects.filter(board__round__event=event, board__round__number=number)
         tokens = [(g.board_id, g.token_a, g.token_b) for g in games]
         load = bench_online.Command(stdout=self.stdout)
@@ -144,6 +167,8 @@ class Command(BaseCommand):
         tallies, cpu, wall = load.measure(urls, workers, tokens, options)
         self.stdout.write(f"round {number}, {len(tokens)} games:")
         load.report(tallies, cpu, wall)
+        share = (timer.cpu_seconds() - timer_cpu) / (time.perf_counter() - began) * 100
+        self.stdout.write(f"flag-timer process (flags and automation): {share:.0f}% of one core")
 
     def end_games(self, event: Event, number: int) -> datetime.datetime:
         """Every game still going ends with a resignation; when the last one ended."""

@@ -6,6 +6,7 @@ import pytest
 from autopilot import runner
 from autopilot import services as autopilot
 from autopilot.models import Autopilot
+from backups import automatic
 from clocks import services as clock_services
 from games.models import OnlineGame
 from tests.autopilot.helpers import MINUTE, make_event, resign_all, tick
@@ -19,7 +20,8 @@ def automatic_steps(event) -> list[str]:
             event.history.filter(action=HistoryEntry.Action.AUTOMATIC).order_by("at", "pk")]
 
 
-def test_runs_itself_from_round_one_to_the_final_standings(clock_time):
+def test_runs_itself_from_round_one_to_the_final_standings(clock_time,
+                                                            django_capture_on_commit_callbacks):
     event = make_event(clock_time, players=8, rounds=3)
     tick(clock_time)
     assert not event.rounds.exists()  # round 1 is 10 minutes away
@@ -35,8 +37,10 @@ def test_runs_itself_from_round_one_to_the_final_standings(clock_time):
     assert event.rounds.count() == 1 and len(automatic_steps(event)) == 4  # nothing twice
     for number in (1, 2, 3):
         assert resign_all(event, number) == 4
-        tick(clock_time, 1000)
+        with django_capture_on_commit_callbacks(execute=True):
+            tick(clock_time, 1000)
         assert event.rounds.get(number=number).status == Round.Status.CLOSED
+        assert f"round-{number}-closed" in automatic.stored(event)[0].name  # the backup
         if number < 3:
             tick(clock_time, 4 * MINUTE)
             assert event.rounds.count() == number  # five minutes after the last game

@@ -23,7 +23,6 @@ from django.urls import reverse
 
 from autopilot import runner
 from autopilot.models import Autopilot
-from backups import automatic
 from games.models import OnlineGame
 from games.online import play as online
 from tests.scenarios import checks
@@ -143,7 +142,6 @@ def test_an_online_event_runs_itself_from_registration_to_final_standings(story,
             state = story.account(NEVER).get(reverse("my_games_state")).json()
             assert state["events"][story.slug]["withdrawn"] is True
             assert state["events"][story.slug]["seat"] is None
-            assert automatic.stored(event), "the round's closing wrote a backup"
         if number == 5:
             # the server dies after pairing round 6, before publishing it; restarted, it goes on
             real = runner.PERFORM[runner.core.Kind.PUBLISH]

@@ -131,7 +131,7 @@ def state_of(pilot: Autopilot, now: int) -> core.RoundState | None:
                  else ms(latest.closed_at) if latest.closed_at else now)
     if latest.status != Round.Status.PUBLISHED:
         return core.RoundState(latest.number, latest.status, ended_ms=ended)
-    games = latest.boards.filter(second__isnull=False)
+    games = online.boards_to_play(latest)
     dealt = online.is_online(latest) and not games.filter(online_game__isnull=True).exists()
     started = dealt and not games.filter(
         Q(clock__isnull=True) | Q(clock__state__started_at_ms=None)).exists()

@@ -81,7 +81,7 @@ def online_round(request, event: Event, number: int):
     round_ = _round(event, number)
     rows = _seats(request, round_, presence_shown=True)
     is_online = online.is_online(round_)
-    games = round_.boards.filter(second__isnull=False).count()
+    games = online.boards_to_play(round_).count()
     return render(request, "games/online_round.html", {
         "event": event, "is_arbiter": True, "round": round_, "online": is_online,
         "rows": rows, "undealt": games - len(rows) if is_online else 0,

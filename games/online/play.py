@@ -106,6 +106,15 @@ def press_guard(board_id: int) -> str | None:
 # --- the arbiter's switch -------------------------------------------------------------------
 
 
+def boards_to_play(round_: Round):
+    """The round's boards that are played online: every game but one the pairing decided (a
+    round robin's game of an absent or withdrawn player is a forfeit from the start, and has
+    nothing to play)."""
+    decided = Result.objects.filter(board__round=round_, source=Result.Source.PAIRING,
+                                    status=Result.Status.ACCEPTED).values("board_id")
+    return round_.boards.filter(second__isnull=False).exclude(pk__in=decided)
+
+
 @transaction.atomic
 def mark_online(round_: Round, *, user=None) -> list[OnlineGame]:
     """Run ``round_`` online: deal a game for every board that has none (again after a
@@ -114,7 +123,7 @@ def mark_online(round_: Round, *, user=None) -> list[OnlineGame]:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED:
         raise OnlineRefused(_("Round %(n)d is closed.") % {"n": round_.number})
-    boards = list(round_.boards.filter(second__isnull=False).select_related("clock"))
+    boards = list(boards_to_play(round_).select_related("clock"))
     dealt = set(OnlineGame.objects.filter(board__in=boards).values_list("board_id", flat=True))
     already = OnlineRound.objects.filter(round=round_).exists()
     for board in boards:
@@ -584,6 +593,6 @@ def start_round(round_: Round, *, who: str, user=None) -> int:
     """Start the clocks of an online round (every game starts at the same millisecond)."""
     if not is_online(round_):
         raise OnlineRefused(_("This round is not played online."))
-    for board in round_.boards.filter(second__isnull=False):
+    for board in boards_to_play(round_):
         game_for(board)
     return clock_services.start_round(round_, who=who, user=user)

@@ -21,13 +21,12 @@ def at(ms: int) -> datetime.datetime:
 
 
 def make_event(clock_time, *, players: int, rounds: int = 3, slug: str = "auto-open",
-               **settings) -> Event:
+               system: str = Event.PairingSystem.SWISS, **settings) -> Event:
     """A Swiss event with ``players`` entered, set to run itself: round 1 ten minutes from
     now, registration closing a minute before, each round five minutes after the last."""
     arbiter = get_user_model().objects.create_user(f"{slug}-arbiter", password="pw-auto-1")
     event = services.create_event(name=slug.title(), slug=slug, arbiter=arbiter,
-                                  pairing_system=Event.PairingSystem.SWISS,
-                                  rounds_planned=rounds)
+                                  pairing_system=system, rounds_planned=rounds)
     for n in range(1, players + 1):
         services.add_player(event, name=f"Player {n:02d}", rating=2000 - n)
     now = clock_time.now

@@ -132,3 +132,25 @@ def test_runs_itself_waits_for_the_arbiter_on_a_dispute(clock_time):
     assert event.rounds.get(number=1).status == Round.Status.PUBLISHED
     tick(clock_time, 1000)
     assert automatic_steps(event).count("waiting") == 1  # said once
+
+
+def test_runs_itself_as_a_round_robin_to_the_end(clock_time):
+    """A small field plays its Berger table: every round by itself, an absence asked for
+    before its round is a forfeit, and registration closed once round 1 is paired."""
+    event = make_event(clock_time, players=4, system="auto", slug="small-open",
+                       late_until_round=3)
+    tick(clock_time, 10 * MINUTE)
+    event.refresh_from_db()
+    assert event.pairing_system == "round_robin" and event.rounds.count() == 1
+    assert not autopilot.door(event, Autopilot.objects.get(event=event)).open
+    absent = event.players.get(name="Player 04")
+    autopilot.ask_absence(absent, 2)
+    for number in (1, 2, 3):
+        resign_all(event, number)
+        tick(clock_time, 1000)
+        tick(clock_time, 5 * MINUTE)
+    assert [r.status for r in event.rounds.order_by("number")] == ["closed"] * 3
+    forfeit = Result.objects.get(board__round__number=2, board__round__event=event,
+                                 status=Result.Status.ACCEPTED, kind=Result.Kind.FORFEIT)
+    assert absent.pk in (forfeit.board.first_id, forfeit.board.second_id)
+    assert Autopilot.objects.get(event=event).finished_at is not None

@@ -12,6 +12,7 @@ from games.dealt import check_deal
 from games.dealt.bot import choose_move
 from games.models import GameRecord, OnlineGame
 from games.online import play as online
+from tournament import services
 from tournament.boards.tokens import TokenRefused
 from tournament.models import Result
 
@@ -338,3 +339,23 @@ def test_the_clocks_turn_stays_the_one_the_moves_give(game, arbiter, clock_time)
         "The clock is paused.")
     _arbiter(game, arbiter, type="resume")
     assert online.play(game, "B", choose_move(online.view(game, "B"), rng)).error is None
+
+
+@pytest.mark.django_db
+def test_a_round_robin_game_the_pairing_forfeited_is_not_dealt_and_the_round_goes_online(
+        arbiter, clock_time):
+    """An absence in a round robin is a forfeit from the pairing on: that board has nothing to
+    play, and it no longer keeps the round from going online as if it had begun over the
+    board (the round then stayed over the board without a word)."""
+    event = services.create_event(name="Small Online", slug="small-online", arbiter=arbiter,
+                                  pairing_system="round_robin", rounds_planned=3)
+    players = [services.add_player(event, name=name) for name in ("Ada", "Ben", "Cleo", "Dan")]
+    services.set_absence(players[3], 1)
+    online.mark_event_online(event, user=arbiter)
+    round_ = services.publish_round(services.pair_next_round(event))
+    decided = Result.objects.get(board__round=round_, source=Result.Source.PAIRING)
+    assert online.is_online(round_)
+    games = OnlineGame.objects.filter(board__round=round_)
+    assert games.count() == 1 and not games.filter(board=decided.board).exists()
+    assert online.start_round(round_, who="arbiter", user=arbiter) >= 1
+    assert games.count() == 1  # starting the clocks deals nothing for the decided board

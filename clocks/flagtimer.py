@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -67,6 +68,9 @@ def register_flag_listener(name: str, listener: Callable[[Board], None]) -> None
 #: What other apps want done at every tick, after the flags (a self-running event's next step:
 #: ``autopilot``), so that the one process that owns the timer owns them too.
 _tick_listeners: dict[str, Callable[[], None]] = {}
+#: The timer may tick every few milliseconds near a flag; in its own loops a listener is run at
+#: most this often (seconds).
+LISTENER_EVERY_S = 1.0
 
 
 def register_tick_listener(name: str, listener: Callable[[], None]) -> None:
@@ -96,7 +100,7 @@ def tick(*, background: bool = False) -> tuple[list[int], int | None]:
                 log.exception("flag timer: listener %s failed on board %s", name, board.pk)
     for name, listener in _tick_listeners.items():
         if background:
-            _ListenerThread.wake(name, listener)
+            _ListenerThread.wake(name, listener, time.monotonic())
         else:
             _call(name, listener)
     return flagged, next_deadline()
@@ -118,15 +122,20 @@ class _ListenerThread:
 
     def __init__(self, name: str, listener: Callable[[], None]) -> None:
         self.name, self.listener = name, listener
+        self.woken_at: float | None = None
         self.event = threading.Event()
         self.thread = threading.Thread(target=self.run, name=f"tick-{name}", daemon=True)
 
     @classmethod
-    def wake(cls, name: str, listener: Callable[[], None]) -> None:
+    def wake(cls, name: str, listener: Callable[[], None], now: float) -> None:
+        """Wake the listener's thread, unless it was woken less than ``LISTENER_EVERY_S`` ago."""
         worker = cls._running.get(name)
         if worker is None or not worker.thread.is_alive() or worker.listener is not listener:
             worker = cls._running[name] = cls(name, listener)
             worker.thread.start()
+        elif worker.woken_at is not None and now - worker.woken_at < LISTENER_EVERY_S:
+            return
+        worker.woken_at = now
         worker.event.set()
 
     def run(self) -> None:

@@ -21,6 +21,7 @@ def test_runs_itself_in_a_thread_of_its_own_beside_the_flags(monkeypatch):
 
     monkeypatch.setattr(flagtimer, "_tick_listeners", {"slow": long_step})
     monkeypatch.setattr(flagtimer._ListenerThread, "_running", {})
+    monkeypatch.setattr(flagtimer, "LISTENER_EVERY_S", 0)
     flagtimer.tick(background=True)  # returns at once: the flags are not held up
     assert started.wait(5)
     flagtimer.tick(background=True)  # while it runs: one more run afterwards, not one each
@@ -34,6 +35,11 @@ def test_runs_itself_in_a_thread_of_its_own_beside_the_flags(monkeypatch):
     assert runs == ["tick-slow", "tick-slow"]  # the same thread, kept between ticks
     flagtimer.tick()  # the tests' and the simulation's own ticks run the listeners in line
     assert runs[-1] == threading.current_thread().name
+    monkeypatch.setattr(flagtimer, "LISTENER_EVERY_S", 60)
+    flagtimer.tick(background=True)  # ticks every few milliseconds near a flag: the thread
+    flagtimer.tick(background=True)  # woken moments ago is not woken again
+    time.sleep(0.2)
+    assert runs.count("tick-slow") == 2
 
 
 def test_runs_itself_pairing_and_its_check_ask_the_engine_once(monkeypatch):

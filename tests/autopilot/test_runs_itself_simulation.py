@@ -10,6 +10,7 @@ from django.core.management import call_command
 from tournament.models import Event
 
 
+@pytest.mark.long_story  # the runner's paths on PostgreSQL: the rest of tests/autopilot
 @pytest.mark.django_db
 def test_runs_itself_with_bots_to_rechecked_final_standings():
     out = StringIO()

@@ -25,7 +25,10 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
 from tournament import services
 from tournament.models import Event
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# long_story: on PostgreSQL the runner's paths run in tests/autopilot, and a real server's
+# automation on PostgreSQL + Redis in bench_autopilot
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.long_story]
 
 PHONE = {"width": 390, "height": 844}
 #: A notification as the page makes it, kept across the page's navigation to the seat.

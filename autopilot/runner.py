@@ -121,14 +121,21 @@ def _no_show_due(round_: Round, now: int) -> tuple[int | None, list[OnlineGame]]
     return earliest, due
 
 
+def ended_ms(pilot: Autopilot, round_: Round) -> int | None:
+    """When a closed round ended: as the automation found it, or the arbiter's closing."""
+    if pilot.ended_round == round_.number:
+        return pilot.ended_ms
+    return ms(round_.closed_at) if round_.closed_at else None
+
+
 def state_of(pilot: Autopilot, now: int) -> core.RoundState | None:
     latest = pilot.event.rounds.order_by("-number").first()
     if latest is None:
         return None
     ended = None
     if latest.status == Round.Status.CLOSED:
-        ended = (pilot.ended_ms if pilot.ended_round == latest.number
-                 else ms(latest.closed_at) if latest.closed_at else now)
+        ended = ended_ms(pilot, latest)
+        ended = now if ended is None else ended
     if latest.status != Round.Status.PUBLISHED:
         return core.RoundState(latest.number, latest.status, ended_ms=ended)
     games = online.boards_to_play(latest)

@@ -22,8 +22,7 @@ def next_start(pilot: Autopilot, latest: Round | None, number: int) -> tuple[int
     if number == 1:
         return plan.first_round_ms, ""
     if latest is not None and latest.status == Round.Status.CLOSED:
-        ended = (pilot.ended_ms if pilot.ended_round == latest.number
-                 else runner.ms(latest.closed_at) if latest.closed_at else None)
+        ended = runner.ended_ms(pilot, latest)
         if ended is not None:
             return core.round_start_ms(plan, number, ended), ""
     if plan.schedule is core.Schedule.FIXED:

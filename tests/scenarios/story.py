@@ -29,6 +29,7 @@ from games.engine import format_record, random_game
 from tests.printing.printing_helpers import decode_qr
 from tests.scenarios.html import Form, PageParser, parse
 from tournament.models import Event
+from tournament.printing import cards as card_printing
 
 
 class Refused(Exception):
@@ -524,8 +525,11 @@ class Arbiter(Visitor):
         pdf = response.content
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
         found = {}
+        per_page = card_printing.COLUMNS * card_printing.ROWS
+        players = len(self.player_ids())
         for number in range(1, pages + 1):
-            for url in decode_qr(pdf, number, tmp_path):
+            on_page = min(per_page, players - per_page * (number - 1))
+            for url in decode_qr(pdf, number, tmp_path, expect=on_page):
                 path = urlsplit(url).path
                 name = re.search(r"<h1>(.*?)</h1>", self.story.public.get(path).content.decode(),
                                  re.S)

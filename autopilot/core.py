@@ -36,7 +36,7 @@ class Kind(StrEnum):
     FORFEIT = "forfeit"    # record the no-shows whose waiting time is over
     CLOSE = "close"        # close it: every board has a result
     FINISH = "finish"      # the last round is closed: final standings
-    BLOCKED = "blocked"    # only the arbiter can go on (``why``: "disputes")
+    BLOCKED = "blocked"    # only the arbiter can go on (``why``: "disputes", "draft")
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,8 @@ class RoundState:
     ``started``: every game's clock has started; ``unfinished``: boards without a result;
     ``disputes``: results in conflict; ``no_show_at_ms``: the earliest moment at which a game
     with an absent player may be forfeited (None: no such game); ``ended_ms``: when the round
-    ended (its last result, or its closing), for the ``AFTER`` schedule."""
+    ended (its last result, or its closing), for the ``AFTER`` schedule; ``by_hand``: a draft
+    the arbiter paired, not the automation (theirs to check and publish)."""
 
     number: int
     status: str
@@ -71,6 +72,7 @@ class RoundState:
     disputes: int = 0
     no_show_at_ms: int | None = None
     ended_ms: int | None = None
+    by_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,8 @@ def next_step(plan: Plan, latest: RoundState | None, now_ms: int, *,
         return Step(Kind.PAIR, 1)
     number = latest.number
     if latest.status == "drafted":
+        if latest.by_hand:
+            return Step(Kind.BLOCKED, number, why="draft")
         return Step(Kind.PUBLISH, number)
     if latest.status == "published":
         if not latest.dealt:

@@ -128,6 +128,14 @@ def ended_ms(pilot: Autopilot, round_: Round) -> int | None:
     return ms(round_.closed_at) if round_.closed_at else None
 
 
+def paired_automatically(event: Event, number: int) -> bool:
+    """Whether the automation paired round ``number`` (its "paired" step in the history): a
+    draft the arbiter paired by hand is theirs to check and publish, never published here."""
+    return HistoryEntry.objects.filter(
+        event=event, action=HistoryEntry.Action.AUTOMATIC, details__step="paired",
+        details__round=number).exists()
+
+
 def state_of(pilot: Autopilot, now: int) -> core.RoundState | None:
     latest = pilot.event.rounds.order_by("-number").first()
     if latest is None:
@@ -136,6 +144,9 @@ def state_of(pilot: Autopilot, now: int) -> core.RoundState | None:
     if latest.status == Round.Status.CLOSED:
         ended = ended_ms(pilot, latest)
         ended = now if ended is None else ended
+    if latest.status == Round.Status.DRAFTED:
+        return core.RoundState(latest.number, latest.status,
+                               by_hand=not paired_automatically(pilot.event, latest.number))
     if latest.status != Round.Status.PUBLISHED:
         return core.RoundState(latest.number, latest.status, ended_ms=ended)
     games = online.boards_to_play(latest)
@@ -178,14 +189,17 @@ def step_once(pilot_id: int) -> tuple[core.Step, bool]:
 def _hold(pilot: Autopilot, step: core.Step) -> None:
     """Show why the automation waits for the arbiter (once, in the history too)."""
     why = ""
-    if step.kind is core.Kind.BLOCKED:
+    if step.kind is core.Kind.BLOCKED and step.why == "draft":
+        why = _("Round %(n)d was paired by hand: publish it on the round's page and the event "
+                "goes on by itself.") % {"n": step.round}
+    elif step.kind is core.Kind.BLOCKED:
         why = _("Round %(n)d has an open dispute: the next round waits until you settle it.") \
             % {"n": step.round}
     if why != pilot.waiting_for:
         pilot.waiting_for = why
         pilot.save(update_fields=["waiting_for"])
         if why:
-            _log(pilot, "waiting", round=step.round)
+            _log(pilot, "waiting", round=step.round, why=step.why)
 
 
 def _log(pilot: Autopilot, step: str, **details) -> None:

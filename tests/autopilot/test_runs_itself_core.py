@@ -104,3 +104,8 @@ def test_runs_itself_never_skips_a_round_nor_acts_on_a_future_one(plan, latest, 
 def test_runs_itself_decides_the_same_way_twice(plan, latest, now):
     """A restarted server asks again and gets the same step (the decision keeps no memory)."""
     assert next_step(plan, latest, now) == next_step(plan, latest, now)
+
+
+def test_runs_itself_never_publishes_a_draft_paired_by_hand():
+    step = next_step(PLAN, RoundState(2, "drafted", by_hand=True), T)
+    assert (step.kind, step.round, step.why) == (Kind.BLOCKED, 2, "draft")

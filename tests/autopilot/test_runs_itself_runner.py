@@ -10,6 +10,7 @@ from backups import automatic
 from clocks import services as clock_services
 from games.models import OnlineGame
 from tests.autopilot.helpers import MINUTE, make_event, resign_all, tick
+from tournament import services
 from tournament.models import HistoryEntry, Result, Round
 
 pytestmark = pytest.mark.django_db
@@ -154,3 +155,31 @@ def test_runs_itself_as_a_round_robin_to_the_end(clock_time):
                                  status=Result.Status.ACCEPTED, kind=Result.Kind.FORFEIT)
     assert absent.pk in (forfeit.board.first_id, forfeit.board.second_id)
     assert Autopilot.objects.get(event=event).finished_at is not None
+
+
+def test_runs_itself_leaves_a_round_paired_by_hand_for_the_arbiter_to_publish(clock_time):
+    """The arbiter pairs round 2 early, by hand: the automation neither publishes that draft
+    nor pairs again; it says it waits, and deals and starts the round once it is published."""
+    event = make_event(clock_time, players=6, rounds=2)
+    arbiter = event.arbiters.get()
+    tick(clock_time, 10 * MINUTE)
+    resign_all(event, 1)
+    tick(clock_time, 1000)
+    assert event.rounds.get(number=1).status == Round.Status.CLOSED
+    round_2 = services.pair_next_round(event, user=arbiter)  # before the 5 minutes are over
+    for wait in (1000, 10 * MINUTE):
+        tick(clock_time, wait)
+        round_2.refresh_from_db()
+        assert round_2.status == Round.Status.DRAFTED and event.rounds.count() == 2
+    pilot = Autopilot.objects.get(event=event)
+    assert pilot.running and pilot.waiting_for.startswith("Round 2 was paired by hand")
+    assert automatic_steps(event).count("waiting") == 1
+    said = event.history.filter(details__step="waiting").get().summary
+    assert said == "Round 2 was paired by hand: the automation waits for the arbiter to " \
+                   "publish it."
+    services.publish_round(round_2)
+    tick(clock_time, 1000)
+    assert all(clock_services.snapshot(g.board)["started_at_ms"] is not None
+               for g in OnlineGame.objects.filter(board__round=round_2))
+    pilot.refresh_from_db()
+    assert pilot.waiting_for == "" and automatic_steps(event)[-1] == "started"

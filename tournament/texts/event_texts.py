@@ -159,6 +159,9 @@ def _automatic(d: Mapping) -> str:
             "who": d["by"], "why": d["reason"] or "—"}
     if step == "resumed":
         return _("Automation resumed by %(who)s.") % {"who": d["by"]}
+    if step == "waiting" and d.get("why") == "draft":
+        return _("Round %(n)d was paired by hand: the automation waits for the arbiter to "
+                 "publish it.") % {"n": n}
     if step == "enabled":
         return _("The event runs itself: round 1 at %(at)s.") % {"at": d["first_round"]}
     simple = {

@@ -9,8 +9,11 @@ offending node, so that one run shows all that is left to fix.
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth import get_user_model
 
 from games.online import play as online
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
@@ -140,4 +143,69 @@ def test_the_seat_page_passes_wcag_21_aa_in_every_state(arbiter, server, browser
             page.click("#resign-btn")
             page.wait_for_selector("#online-end")
     context.close()
+    assert not failures, "\n".join(failures)
+
+
+#: The sizes a self-running event's pages are read at: a phone upright and sideways, a small
+#: phone (also in Russian, whose words run longest), and a laptop.
+RUNS_ITSELF_SIZES = {"phone": ((390, 844), "en"), "phone in landscape": ((844, 390), "en"),
+                     "small phone": ((360, 740), "en"), "small phone, Russian": ((360, 740), "ru"),
+                     "desktop": ((1366, 768), "en")}
+
+
+@pytest.mark.long_story  # the same templates on either database
+def test_runs_itself_pages_pass_wcag_21_aa_and_fit_a_phone_either_way(
+    arbiter, server, browser  # noqa: F811
+):
+    """The pages of issue #39 before round 1: the event's page with its Register link and the
+    registration form (a stranger), the Runs itself page with a registration waiting (the
+    arbiter), My games counting down with its absence button (a registered player). At each
+    size: no sideways scroll, nothing cut off; at phone and desktop width, axe's WCAG 2.1 AA."""
+    from autopilot import services as autopilot
+    from tests.browser.test_layout import check
+
+    cup = services.create_event(name="Weekend Online Open of the Northern Clubs", slug="auto-a11y",
+                                arbiter=arbiter, pairing_system=Event.PairingSystem.SWISS,
+                                rounds_planned=7)
+    start = datetime.datetime.now(datetime.UTC) + datetime.timedelta(hours=2)
+    autopilot.configure(cup, {"first_round_at": start, "approval": True,
+                              "registration_closes_at": start - datetime.timedelta(minutes=5),
+                              "late_until_round": 3}, user=arbiter)
+    users = get_user_model().objects
+    waiting = autopilot.register(cup, users.create_user("waits", password="pw-wait-39"),
+                                 name="Maximiliane Hohenzollern-Sigmaringen",
+                                 club="Schachfreunde Rheinhausen-Oberhausen 1921")
+    autopilot.decide(autopilot.register(cup, users.create_user("ada", password="pw-ada-39"),
+                                        name="Ada Lovelace"), accept=True, user=arbiter)
+    assert waiting.status == waiting.Status.WAITING
+    public = {"event page": f"/e/{cup.slug}/", "register": f"/e/{cup.slug}/register/"}
+    desk = {"runs itself": f"/e/{cup.slug}/arbiter/runs-itself/",
+            "dashboard": f"/e/{cup.slug}/arbiter/"}
+    mine = {"my games": "/my-games/"}
+    visits = [(None, public), (session_cookie(arbiter, server), desk),
+              (session_cookie(users.get(username="ada"), server), mine)]
+    axe, failures = Axe(), []
+    for size_name, ((width, height), language) in RUNS_ITSELF_SIZES.items():
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      locale=language)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        for cookie, paths in visits:
+            context.clear_cookies()
+            if cookie:
+                context.add_cookies([cookie])
+            for label, path in paths.items():
+                where = f"{size_name} {width}x{height}, {label} ({path})"
+                failures += [f"{where}: {problem}" for problem in check(page, server.url + path)]
+                if size_name in ("phone", "desktop"):
+                    results = axe.run(page, options=WCAG_21_AA)
+                    failures += [f"{where}: {rule['id']}: " + ", ".join(
+                        " ".join(node["target"]) for node in rule["nodes"])
+                        for rule in results.response["violations"]]
+                if label == "my games":
+                    assert page.locator(".next-round .countdown").inner_text()
+                    assert page.locator(".ask-absence").count() == 1
+                if language == "ru" and label == "register":
+                    assert "Записаться" in page.inner_text("main")
+        context.close()
     assert not failures, "\n".join(failures)

@@ -26,7 +26,9 @@ the rule they were written under) and each round's VP as it was paired on (older
 the pages show the standings' value), version 6 the FIDE (Dutch) System's edition the event
 is paired by (older files: 2017, the edition they were paired by) and what paired each round,
 version 7 the waiting time for an absent online player and, per online game, when each seat
-first appeared and who lost for not appearing (older files: 5 minutes, nobody seen, none).
+first appeared and who lost for not appearing (older files: 5 minutes, nobody seen, none),
+version 8 each player's login and a self-running event's automation and registrations
+(``backups.automation``; older files: no logins, an ordinary event).
 A card keeps its key, so that printed cards go on working on
 a server with the same ``SECRET_KEY`` (the code's second half is derived from it); a key this
 server already uses (a copy beside the original) gets a new one, and that card must be printed
@@ -41,7 +43,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from backups import online_clocks, reader
+from backups import automation, online_clocks, reader
+from backups.rows import iso, keep_time
 from clocks import archive
 from clocks.models import Clock
 from clocks.services import now_ms
@@ -67,9 +70,9 @@ from tournament.models import (
 from tournament.texts.core_messages import json_text
 
 FORMAT = "ingenious-td-event"
-VERSION = 7
+VERSION = 8
 #: The versions this server reads (see the module docstring).
-READS = (1, 2, 3, 4, 5, 6, 7)
+READS = (1, 2, 3, 4, 5, 6, 7, 8)
 EVENT_FIELDS = [
     "slug", "name", "venue", "rounds_planned", "pairing_system", "rules_profile",
     "time_control", "forfeit_counts_as_meeting", "first_mover", "lot_seed", "tiebreaks",
@@ -112,16 +115,12 @@ def parse(raw: bytes | str):
                           % {"why": json_text(refused)}) from None
 
 
-def _dt(value):
-    return value.isoformat() if value else None
-
-
 def _dec(value):
     return None if value is None else str(value)
 
 
 def export_event(event: Event) -> dict:
-    players = list(event.players.order_by("seed"))
+    players = list(event.players.order_by("seed").select_related("login__user"))
     seed = {p.pk: p.seed for p in players}
     rounds = []
     sources = dict(ResultRecord.objects.filter(result__board__round__event=event)
@@ -138,11 +137,11 @@ def export_event(event: Event) -> dict:
             boards.append({
                 "number": board.number, "first": seed[board.first_id],
                 "second": seed.get(board.second_id), "token": board.token,
-                "token_revoked_at": _dt(board.token_revoked_at),
+                "token_revoked_at": iso(board.token_revoked_at),
                 "manual_reason": board.manual_reason,
                 "records": [
                     {"text": g.text, "digest": g.digest, "summary": g.summary,
-                     "submitted_via": g.submitted_via, "submitted_at": _dt(g.submitted_at)}
+                     "submitted_via": g.submitted_via, "submitted_at": iso(g.submitted_at)}
                     for g in board.game_records.order_by("pk")
                 ],
                 "results": [
@@ -151,7 +150,7 @@ def export_event(event: Event) -> dict:
                      "second_scores": r.second_scores, "first_vp": _dec(r.first_vp),
                      "second_vp": _dec(r.second_vp), "loser_seat": r.loser_seat,
                      "reason": r.reason, "entered_by": r.entered_by_label,
-                     "entered_at": _dt(r.entered_at),
+                     "entered_at": iso(r.entered_at),
                      "record": records.get(sources.get(r.pk))}
                     for r in board.results.order_by("version")
                 ],
@@ -160,14 +159,14 @@ def export_event(event: Event) -> dict:
                           else _clock(clocks.get(board.pk))),
                 "confirmations": [
                     {"seat": c.seat, "first_scores": c.first_scores,
-                     "second_scores": c.second_scores, "at": _dt(c.at), "via": c.via}
+                     "second_scores": c.second_scores, "at": iso(c.at), "via": c.via}
                     for c in board.confirmations.order_by("seat")
                 ],
             })
         rounds.append({
             "number": round_.number, "status": round_.status,
-            "starts_at": _dt(round_.starts_at), "published_at": _dt(round_.published_at),
-            "closed_at": _dt(round_.closed_at), "pairing_note": round_.pairing_note,
+            "starts_at": iso(round_.starts_at), "published_at": iso(round_.published_at),
+            "closed_at": iso(round_.closed_at), "pairing_note": round_.pairing_note,
             "paired_on": round_.paired_on, "paired_by": round_.paired_by,
             "online": _online_mark(online_rounds.get(round_.pk)),
             "boards": boards,
@@ -180,7 +179,7 @@ def export_event(event: Event) -> dict:
             "end_date": event.end_date.isoformat() if event.end_date else None,
             "bye_vp": _dec(event.bye_vp), "absence_vp": _dec(event.absence_vp),
             "late_entry_vp": _dec(event.late_entry_vp),
-            "checkin_closes_at": _dt(event.checkin_closes_at),
+            "checkin_closes_at": iso(event.checkin_closes_at),
             "arbiters": sorted(event.arbiters.values_list("username", flat=True)),
             "online": _online_mark(OnlineEvent.objects.filter(event=event).first()),
         },
@@ -188,25 +187,26 @@ def export_event(event: Event) -> dict:
             {"seed": p.seed, "name": p.name, "club": p.club, "country": p.country,
              "rating": p.rating, "joined_round": p.joined_round,
              "withdrawn_after_round": p.withdrawn_after_round,
-             "withdrawal_reason": p.withdrawal_reason,
+             "withdrawal_reason": p.withdrawal_reason, "login": automation.login_of(p),
              "absences": [
                  {"round": a.round_number, "vp": _dec(a.vp), "reason": a.reason}
                  for a in p.absences.order_by("round_number")
              ],
              "cards": [
-                 {"key": c.key, "issued_at": _dt(c.issued_at), "revoked_at": _dt(c.revoked_at)}
+                 {"key": c.key, "issued_at": iso(c.issued_at), "revoked_at": iso(c.revoked_at)}
                  for c in p.cards.order_by("issued_at", "pk")
              ],
              "checkins": [
-                 {"round": c.round_number, "at": _dt(c.at), "via": c.via,
+                 {"round": c.round_number, "at": iso(c.at), "via": c.via,
                   "user": c.user.username if c.user else None}
                  for c in p.checkins.order_by("round_number").select_related("user")
              ]}
             for p in players
         ],
         "rounds": rounds,
+        "automation": automation.export(event, seed),
         "history": [
-            {"at": _dt(h.at), "action": h.action, "summary": h.summary, "reason": h.reason,
+            {"at": iso(h.at), "action": h.action, "summary": h.summary, "reason": h.reason,
              "user": h.user_label, "details": h.details}
             for h in event.history.order_by("at", "pk")
         ],
@@ -224,7 +224,7 @@ def _online_mark(online: OnlineRound | OnlineEvent | None) -> dict | None:
     if online is None:
         return None
     return {"marked_by": online.marked_by.username if online.marked_by else None,
-            "marked_at": _dt(online.marked_at)}
+            "marked_at": iso(online.marked_at)}
 
 
 def _online_game(game: OnlineGame | None, records: dict[int, int]) -> dict | None:
@@ -232,9 +232,9 @@ def _online_game(game: OnlineGame | None, records: dict[int, int]) -> dict | Non
         return None
     return {"seed": game.seed, "commitment": game.commitment, "moves": game.moves,
             "token_a": game.token_a, "token_b": game.token_b,
-            "record": records.get(game.record_id), "created_at": _dt(game.created_at),
-            "updated_at": _dt(game.updated_at),
-            "seen": {"A": _dt(game.seen_a), "B": _dt(game.seen_b)}, "no_show": game.no_show}
+            "record": records.get(game.record_id), "created_at": iso(game.created_at),
+            "updated_at": iso(game.updated_at),
+            "seen": {"A": iso(game.seen_a), "B": iso(game.seen_b)}, "no_show": game.no_show}
 
 
 def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
@@ -276,7 +276,7 @@ def _write(plan: reader.Plan, arbiter) -> Event:
         online, marked_by, marked_at = plan.online
         online.event, online.marked_by = event, users.filter(username=marked_by).first()
         online.save()
-        _keep_time(OnlineEvent, online.pk, "marked_at", marked_at)
+        keep_time(OnlineEvent, online.pk, "marked_at", marked_at)
     by_seed = {}
     for player, absences in plan.players:
         player.event = event
@@ -290,14 +290,14 @@ def _write(plan: reader.Plan, arbiter) -> Event:
             card.key = _free_token(card.key, PlayerCard.objects.filter(key=card.key),
                                    _new_card_key)
             card.save()
-            _keep_time(PlayerCard, card.pk, "issued_at", issued_at)
+            keep_time(PlayerCard, card.pk, "issued_at", issued_at)
         if player.seed not in plan.cards:  # a backup from before the cards: a first one
             player_codes.first_cards([player])
         for row, username, at in plan.checkins.get(player.seed, []):
             row.player = player
             row.user = users.filter(username=username).first() if username else None
             row.save()
-            _keep_time(CheckIn, row.pk, "at", at)
+            keep_time(CheckIn, row.pk, "at", at)
     for planned in plan.rounds:
         round_ = planned.round
         round_.event = event
@@ -306,7 +306,7 @@ def _write(plan: reader.Plan, arbiter) -> Event:
             online, marked_by, marked_at = planned.online
             online.round, online.marked_by = round_, users.filter(username=marked_by).first()
             online.save()
-            _keep_time(OnlineRound, online.pk, "marked_at", marked_at)
+            keep_time(OnlineRound, online.pk, "marked_at", marked_at)
         for item in planned.boards:
             board = item.board
             board.round, board.first = round_, by_seed[item.first]
@@ -318,7 +318,7 @@ def _write(plan: reader.Plan, arbiter) -> Event:
             for record, submitted_at in item.records:
                 record.board = board
                 record.save()
-                _keep_time(GameRecord, record.pk, "submitted_at", submitted_at)
+                keep_time(GameRecord, record.pk, "submitted_at", submitted_at)
                 records.append(record)
             for result, record_index, entered_by, entered_at in item.results:
                 result.board = board
@@ -326,7 +326,7 @@ def _write(plan: reader.Plan, arbiter) -> Event:
                 result.save()
                 if record_index is not None:
                     ResultRecord.objects.create(result=result, record=records[record_index])
-                _keep_time(Result, result.pk, "entered_at", entered_at)
+                keep_time(Result, result.pk, "entered_at", entered_at)
             for confirmation in item.confirmations:
                 confirmation.board = board
                 confirmation.save()
@@ -341,7 +341,10 @@ def _write(plan: reader.Plan, arbiter) -> Event:
     for entry, at in plan.history:
         entry.event = event
         entry.save()
-        _keep_time(HistoryEntry, entry.pk, "at", at)
+        keep_time(HistoryEntry, entry.pk, "at", at)
+    automation.restore_logins(event, plan.logins, by_seed)
+    if plan.automation is not None:  # after the history: its pause is the latest entry
+        automation.restore(event, plan.automation, by_seed, arbiter=arbiter)
     return event
 
 
@@ -355,8 +358,8 @@ def _write_game(planned: reader.PlannedGame, board: Board, records: list[GameRec
             token, OnlineGame.objects.filter(Q(token_a=token) | Q(token_b=token)),
             new_seat_token))
     game.save()
-    _keep_time(OnlineGame, game.pk, "created_at", planned.created_at)
-    _keep_time(OnlineGame, game.pk, "updated_at", planned.updated_at)
+    keep_time(OnlineGame, game.pk, "created_at", planned.created_at)
+    keep_time(OnlineGame, game.pk, "updated_at", planned.updated_at)
 
 
 def _free_token(token: str, holders, new) -> str:
@@ -371,9 +374,3 @@ def _new_card_key() -> str:
         key = player_codes.new_key()
         if not PlayerCard.objects.filter(key=key).exists():
             return key
-
-
-def _keep_time(model, pk: int, field: str, moment) -> None:
-    """Restore a creation time the model sets by itself (``auto_now_add``), when known."""
-    if moment is not None:
-        model.objects.filter(pk=pk).update(**{field: moment})

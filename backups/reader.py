@@ -33,6 +33,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from backups import automation
+from backups.automation import PlannedAutomation, PlannedLogin
 from clocks import archive
 from clocks.archive import ArchivedClock
 from clocks.core.state_reader import StateError
@@ -132,6 +134,10 @@ class Plan:
     checkins: dict[int, list[tuple[CheckIn, str | None, datetime | None]]] = field(
         default_factory=dict)
     """Each pairing number's check-ins (version 4): (unsaved row, user name, at)."""
+    logins: dict[int, PlannedLogin] = field(default_factory=dict)
+    """Each pairing number's login (version 8)."""
+    automation: PlannedAutomation | None = None
+    """A self-running event's automation and registrations (version 8)."""
 
 
 class _Reader:
@@ -142,6 +148,8 @@ class _Reader:
         self.card_keys: dict[str, str] = {}  # a player card's key -> its path
         self.cards: dict[int, list] = {}
         self.checkins: dict[int, list] = {}
+        self.logins: dict[int, PlannedLogin] = {}
+        self.login_users: dict[str, str] = {}  # an account with a live login -> its path
 
     # -- plumbing -------------------------------------------------------------------------
     def problem(self, path: str, message: str) -> None:
@@ -289,6 +297,10 @@ class _Reader:
                 )
                 self.check(absence, a_path, exclude=["player"])
                 absences.append(absence)
+            login = automation.read_login(self, data.get("login"), f"{path}.login",
+                                          self.login_users)
+            if seed is not None and login is not None:  # from version 8
+                self.logins[seed] = login
             if seed is not None and "cards" in data:  # from version 4
                 self.cards[seed] = self.player_cards(data, path)
                 self.checkins[seed] = self.player_checkins(data, path)
@@ -789,10 +801,11 @@ def read(data, *, slug: str | None, fields: list[str], optional: dict) -> Plan:
                                _("absent in round %(n)s but also paired in it")
                                % {"n": absence.round_number})
     history = reader.history(reader.items(data.get("history", []), "history"))
+    pilot = automation.read(reader, data.get("automation"), seeds)
     if reader.found:
         raise Problems(reader.found)
     return Plan(event, arbiters, players, rounds, history, online, cards=reader.cards,
-                checkins=reader.checkins)
+                checkins=reader.checkins, logins=reader.logins, automation=pilot)
 
 
 def slug_taken(slug: str) -> str:

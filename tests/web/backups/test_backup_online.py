@@ -96,7 +96,7 @@ def test_a_round_played_online_comes_back_where_it_stood(online_round, arbiter, 
     before = {seat: online.view(going, seat) for seat in ("A", "B")}
     data, event = _round_trip(online_round, arbiter=arbiter)
     assert document.export_event(event) == data  # seeds, moves, links, record link, times
-    assert data["version"] == document.VERSION == 7
+    assert data["version"] == document.VERSION == 8
     round_ = event.rounds.get()
     assert OnlineRound.objects.get(round=round_).marked_by == arbiter
 

@@ -8,14 +8,18 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from autopilot import services as autopilot
 from autopilot.models import Autopilot, Registration
 from backups import automatic, document
 from tests.autopilot.helpers import MINUTE, make_event, resign_all, tick
 from tests.autopilot.test_runs_itself_pages import signup
+from tests.web.backups.backup_fuzz import imported_whole_or_refused, spoiled
 from tournament.models import Event, HistoryEntry, PlayerLogin, Round
 
 pytestmark = pytest.mark.django_db
@@ -75,6 +79,11 @@ def test_runs_itself_restored_from_its_automatic_backup_paused_then_runs_on(
     assert Autopilot.objects.get(event=copy).finished_at is not None
 
 
+#: The file the fuzz spoils, made once (the accounts it names are made in each test's own
+#: database).
+FILE: dict = {}
+
+
 def _file(clock_time) -> dict:
     event = make_event(clock_time, players=4, rounds=2, slug="file-open", approval=True)
     users = get_user_model().objects
@@ -116,3 +125,43 @@ def test_runs_itself_in_a_backup_file_that_was_tampered_with(clock_time):
         == ["Ann Player"]  # Bob's account is not on this server: left out
     pilot = Autopilot.objects.get(event=restored)
     assert not pilot.running and pilot.paused_by == "backup"
+
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=40)
+    | st.sampled_from(["waiting", "accepted", "after", "fixed", "ann", "bob",
+                       "2026-12-06T10:00:00+00:00", "2099-01-01T00:00:00"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["user", "status", "player", "name", "attached_at", "withdrawn_at"]),
+        inner, max_size=3),
+    max_leaves=10,
+)
+WHERE = st.lists(st.sampled_from([*autopilot.SETTINGS, "running", "paused_at", "ended_ms",
+                                  "registrations", "user", "status", "player", "name",
+                                  "rating", "created_at", "decided_at", "login", "attached_at",
+                                  "withdrawn_at"]) | st.integers(0, 3), min_size=1, max_size=3)
+
+
+def _rows():
+    return [model.objects.count() for model in (Event, Autopilot, Registration, PlayerLogin,
+                                                HistoryEntry)]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(junk=JUNK, start=st.sampled_from([["automation"], ["players", 0], ["players", 3]]),
+       where=WHERE)
+def test_runs_itself_junk_in_a_backups_automation_or_logins_is_refused_or_imported_whole(
+        clock_time, junk, start, where):
+    """Whatever lands in the automation, its registrations or a player's login, the file is
+    refused with ``BackupError`` and nothing written, or imported whole."""
+    if "data" not in FILE:
+        with transaction.atomic():
+            FILE["data"] = _file(clock_time)
+            transaction.set_rollback(True)
+    for name in ("ann", "bob"):
+        get_user_model().objects.get_or_create(username=name)
+    data = FILE["data"]
+    event = imported_whole_or_refused(spoiled(data, start, where, junk), _rows)
+    if event is not None:
+        event.delete()

@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from autopilot import core
+from autopilot import core, pair_ahead
 from autopilot.models import Autopilot
 from clocks import services as clock_services
 from clocks.models import Clock
@@ -77,14 +77,29 @@ def running_ids() -> list[int]:
 
 
 def advance(pilot_id: int) -> list[core.Step]:
-    """Perform the event's due steps one transaction each, until one says to wait."""
+    """Perform the event's due steps one transaction each, until one says to wait; then,
+    while one game of the round is left, have the next round paired ahead of time
+    (``autopilot.pair_ahead``)."""
     done = []
     for _i in range(MAX_STEPS):
         step, acted = step_once(pilot_id)
         if not acted:
             break
         done.append(step)
+    if pair_ahead.enabled():
+        _pair_ahead(pilot_id)
     return done
+
+
+def _pair_ahead(pilot_id: int) -> None:
+    pilot = Autopilot.objects.select_related("event").get(pk=pilot_id)
+    if not pilot.running or pilot.finished_at is not None:
+        return
+    event = pilot.event
+    latest = event.rounds.order_by("-number").first()
+    board = pair_ahead.last_game(event, latest, plan_of(pilot).rounds)
+    if board is not None:
+        pair_ahead.ask(board, frozenset(withdrawn_at_close(pilot, latest.number)))
 
 
 def plan_of(pilot: Autopilot) -> core.Plan:
@@ -285,15 +300,20 @@ def missed_games(event: Event, number: int) -> Counter:
     return Counter({player: count for player, count in missed.items() if player in now})
 
 
-def _close(pilot: Autopilot, step: core.Step, now: int) -> bool:
+def withdrawn_at_close(pilot: Autopilot, number: int) -> list[int]:
+    """The players (ids) the closing of round ``number`` withdraws for missed games."""
     event = pilot.event
+    return core.withdrawn_for_misses(
+        missed_games(event, number), pilot.missed_games_limit,
+        frozenset(event.players.filter(withdrawn_after_round__isnull=False)
+                  .values_list("pk", flat=True)))
+
+
+def _close(pilot: Autopilot, step: core.Step, now: int) -> bool:
     services.close_round(_round(pilot, step.round))
     pilot.ended_round, pilot.ended_ms = step.round, now
     pilot.save(update_fields=["ended_round", "ended_ms"])
-    gone = core.withdrawn_for_misses(
-        missed_games(event, step.round), pilot.missed_games_limit,
-        frozenset(event.players.filter(withdrawn_after_round__isnull=False)
-                  .values_list("pk", flat=True)))
+    gone = withdrawn_at_close(pilot, step.round)
     names = []
     for player in Player.objects.filter(pk__in=gone).order_by("seed"):
         services.withdraw_player(player, reason=_("%(count)d missed games") % {

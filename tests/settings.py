@@ -52,6 +52,8 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
 
 # Tests drive the flag timer's tick themselves; a server subprocess may turn it on.
 FLAG_TIMER = env_flag(ENV, "FLAG_TIMER", default=False)  # noqa: F405
+# ... and run the pairing ahead of time in line where they test it (tests/autopilot).
+AUTOPILOT_PAIR_AHEAD = env_flag(ENV, "AUTOPILOT_PAIR_AHEAD", default=False)  # noqa: F405
 WORKER_GC = False  # Python's own collector in the suite and its servers
 
 # Live-server tests (browser, scale-out) run daphne subprocesses on the test database, so an

@@ -258,6 +258,9 @@ SERVE_PORT = int(ENV.get("PORT", "8000")) if ENV.get("PORT", "8000").isdigit() e
 # The flag timer announces flags nobody pressed for. On in the embedded setup (it runs inside the
 # server process); `off` in scale-out workers, where `manage.py run_flag_timer` owns it.
 FLAG_TIMER = env_flag(ENV, "FLAG_TIMER", default=True)
+# A self-running event pairs its next round ahead of time while the round's last game is being
+# played, one engine run per outcome, at a lower priority (autopilot/pair_ahead.py).
+AUTOPILOT_PAIR_AHEAD = env_flag(ENV, "AUTOPILOT_PAIR_AHEAD", default=True)
 # An ASGI worker's garbage collector, tuned for thousands of open sockets
 # (tournament/site/worker_gc.py); WORKER_GC=off keeps Python's defaults.
 WORKER_GC = env_flag(ENV, "WORKER_GC", default=True)

@@ -57,3 +57,58 @@ def test_runs_itself_pairing_and_its_check_ask_the_engine_once(monkeypatch):
         engine.pair(f"filler {n}")
     engine.pair("TRF one")  # long forgotten: asked again
     assert asked.count("TRF one") == 3
+
+
+def test_runs_itself_a_pairing_asked_while_the_same_file_is_paired_waits_for_that_answer(
+        monkeypatch):
+    """The real pairing of a round whose pairing ahead of time is still running does not
+    start the program a second time (two at once on two cores would slow both); if that run
+    fails, it runs the program itself."""
+    asked, release = [], threading.Event()
+    monkeypatch.setattr(engines, "_answers", engines.OrderedDict())
+
+    def slow(self, trf):
+        asked.append(trf)
+        release.wait(5)
+        if trf == "fails":
+            raise engines.EngineError("the program crashed")
+        return [(1, 2)]
+
+    monkeypatch.setattr(engines.ExternalEngine, "_run", slow)
+    engine = engines.ExternalEngine("bbp")
+    answers = []
+    ahead = threading.Thread(target=lambda: answers.append(engine.pair("TRF")))
+    ahead.start()
+    while not asked:
+        time.sleep(0.01)
+    now = threading.Thread(target=lambda: answers.append(engine.pair("TRF")))
+    now.start()
+    time.sleep(0.1)
+    release.set()
+    ahead.join(5), now.join(5)
+    assert asked == ["TRF"] and answers == [[(1, 2)], [(1, 2)]]
+
+    release.clear()
+    failed = threading.Thread(target=lambda: pytest.raises(engines.EngineError, engine.pair,
+                                                           "fails"))
+    failed.start()
+    while asked.count("fails") < 1:
+        time.sleep(0.01)
+    again = threading.Thread(target=lambda: pytest.raises(engines.EngineError, engine.pair,
+                                                          "fails"))
+    again.start()
+    time.sleep(0.1)
+    release.set()
+    failed.join(5), again.join(5)
+    assert asked.count("fails") == 2  # the waiting asker ran it itself
+
+
+def test_runs_itself_a_pairing_ahead_of_time_runs_at_a_lower_priority(tmp_path):
+    program = tmp_path / "engine.sh"  # "pairs" player (its niceness + 1) with the bye
+    program.write_text('#!/bin/sh\nprintf "1\\n%d 0\\n" $(( $(nice) + 1 )) > "$4"\n')
+    program.chmod(0o755)
+    engine = engines.ExternalEngine(str(program))
+    assert engine._run("TRF") == [(1, 0)]
+    with engines.in_background():
+        assert engine._run("TRF") == [(engines.BACKGROUND_NICENESS + 1, 0)]
+    assert engine._run("TRF") == [(1, 0)]

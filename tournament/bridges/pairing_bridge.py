@@ -8,6 +8,7 @@ the core's :class:`RoundPairing` back into boards. Nothing else builds pairing i
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -77,11 +78,12 @@ def _record(code: core.Result, vp: Fraction, opponent: int = 0,
     return core.RoundRecord(code, opponent, first, tenths=int(vp * 10))
 
 
-def _check_complete(event: Event, upto_round: int) -> None:
-    """Refuse a round with a board that has no accepted result: nothing sound to pair on."""
+def _check_complete(event: Event, upto_round: int, assumed: Collection[int] = ()) -> None:
+    """Refuse a round with a board that has no accepted result: nothing sound to pair on
+    (but the boards whose result is ``assumed``)."""
     missing = (
         Board.objects.filter(round__event=event, round__number__lte=upto_round)
-        .exclude(results__status=Result.Status.ACCEPTED)
+        .exclude(results__status=Result.Status.ACCEPTED).exclude(pk__in=list(assumed))
         .select_related("round").order_by("round__number", "number").first()
     )
     if missing is not None:
@@ -89,21 +91,29 @@ def _check_complete(event: Event, upto_round: int) -> None:
                               % {"r": missing.round.number, "b": missing.number})
 
 
-def build_event(event: Event, upto_round: int, next_round: int | None = None) -> core.Event:
+def build_event(event: Event, upto_round: int, next_round: int | None = None, *,
+                assumed: Mapping[int, Game] | None = None,
+                withdrawn: Collection[int] = ()) -> core.Event:
     """The core's view of rounds 1..``upto_round``, with statuses for ``next_round``.
 
     The rounds come from the very input the standings are computed from
     (``standings_bridge.event_results``), so every player's score for pairing, the TRF's
     points column and the standings' VP are one number per round: a late entry's missed
     rounds, an arbiter's ½–0 and a bye worth what it was worth when given included.
+
+    ``assumed`` (board id: its game) and ``withdrawn`` (player ids) describe the event as it
+    will be once those boards have their results and those players are withdrawn: the input
+    a pairing asked ahead of time is built from (``autopilot.pair_ahead``).
     """
-    _check_complete(event, upto_round)
+    assumed = assumed or {}
+    _check_complete(event, upto_round, assumed)
     players = list(event.players.order_by("seed"))
     seed = {p.pk: p.seed for p in players}
     try:
         results = event_results(event, upto_round)
     except (InvalidEventError, InvalidResultError) as exc:
         raise core.InvalidEvent(str(exc)) from None
+    results = replace(results, games=[*results.games, *assumed.values()])
     history: dict[int, dict[int, core.RoundRecord]] = {p.seed: {} for p in players}
     for game in results.games:
         a, b = seed[game.first], seed[game.second]
@@ -126,7 +136,9 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None) ->
         )
         status = core.Status.PLAYING
         if next_round is not None:
-            if not p.is_active_in(next_round):
+            if p.pk in withdrawn:
+                status = core.Status.WITHDRAWN
+            elif not p.is_active_in(next_round):
                 status = (core.Status.WITHDRAWN if p.withdrawn_after_round is not None
                           else core.Status.ABSENT)
             elif p.pk in next_absences:
@@ -146,7 +158,8 @@ class Paired:
     by: str = ""
 
 
-def pair_round(event: Event, number: int) -> Paired:
+def pair_round(event: Event, number: int, *, assumed: Mapping[int, Game] | None = None,
+               withdrawn: Collection[int] = ()) -> Paired:
     """The core's pairing of round ``number`` (Swiss or the Berger table).
 
     A Swiss round is paired by the event's edition of the FIDE (Dutch) System. When its
@@ -154,10 +167,11 @@ def pair_round(event: Event, number: int) -> Paired:
     round is paired by the 2017 edition, and ``by`` says so: the round page, the history and
     the dashboard show it, never a quiet change of rules. So is a round bbpPairings would read
     on other points than the standings' (``bbpairings_reads``: a bye worth more now than when
-    it was given needs a negative correction, which it cannot read).
+    it was given needs a negative correction, which it cannot read). ``assumed`` and
+    ``withdrawn``: as for :func:`build_event`.
     """
     if event.pairing_system != Event.PairingSystem.ROUND_ROBIN:
-        built = build_event(event, number - 1, number)
+        built = build_event(event, number - 1, number, assumed=assumed, withdrawn=withdrawn)
         edition, why = built.settings.edition, ""
         try:
             engine = core.engine_for(edition)

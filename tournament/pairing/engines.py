@@ -13,11 +13,14 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Protocol
@@ -166,6 +169,27 @@ def _only(event: Event, numbers: dict[int, int]) -> Event:
 #: How many answers of external programs are kept (see ``ExternalEngine.pair``).
 ANSWERS_KEPT = 8
 _answers: OrderedDict[tuple, tuple[tuple[int, int], ...]] = OrderedDict()
+#: The files a program is working on now, each with what is set once it has answered: a
+#: second asker of the same file waits for that answer instead of running the program again.
+_working: dict[tuple, threading.Event] = {}
+_lock = threading.Lock()
+_background = threading.local()
+#: The niceness of a program run ``in_background``: what the server does now goes first.
+BACKGROUND_NICENESS = 10
+
+
+@contextmanager
+def in_background():
+    """Run the external programs this thread starts at a lower priority: a pairing asked
+    ahead of time (``autopilot.pair_ahead``) yields the processor to the games being played
+    and to a pairing needed now."""
+    _background.on = True
+    try:
+        yield
+    finally:
+        _background.on = False
+
+_NICE = shutil.which("nice")
 
 
 class ExternalEngine:
@@ -205,14 +229,28 @@ class ExternalEngine:
         thousand players bbpPairings takes most of a minute; an event that runs itself pairs
         and checks each round at once, so asking twice would double its wait."""
         key = (tuple(self.command), tuple(self.args), hashlib.sha256(trf.encode()).hexdigest())
-        if key in _answers:
-            _answers.move_to_end(key)
-            return list(_answers[key])
-        pairs = self._run(trf)
-        _answers[key] = tuple(pairs)
-        while len(_answers) > ANSWERS_KEPT:
-            _answers.popitem(last=False)
-        return pairs
+        while True:
+            with _lock:
+                if key in _answers:
+                    _answers.move_to_end(key)
+                    return list(_answers[key])
+                working = _working.get(key)
+                if working is None:
+                    _working[key] = threading.Event()
+                    break
+            # the same file is being paired (asked ahead of time): its answer, or, if that
+            # run failed, a run of our own
+            working.wait(self.timeout)
+        try:
+            pairs = self._run(trf)
+            with _lock:
+                _answers[key] = tuple(pairs)
+                while len(_answers) > ANSWERS_KEPT:
+                    _answers.popitem(last=False)
+            return pairs
+        finally:
+            with _lock:
+                _working.pop(key).set()
 
     def _run(self, trf: str) -> list[tuple[int, int]]:
         with tempfile.TemporaryDirectory(prefix="pairing-") as folder:
@@ -223,9 +261,10 @@ class ExternalEngine:
                 *(a.format(input=source, output=target) for a in self.args),
             ]
             try:
-                done = subprocess.run(
-                    argv, capture_output=True, text=True, timeout=self.timeout, check=False
-                )
+                lowered = [_NICE, "-n", str(BACKGROUND_NICENESS)] \
+                    if _NICE and getattr(_background, "on", False) else []
+                done = subprocess.run([*lowered, *argv], capture_output=True, text=True,
+                                      timeout=self.timeout, check=False)
             except FileNotFoundError:
                 raise EngineError(f"pairing program {self.command[0]!r} not found") from None
             except subprocess.TimeoutExpired:

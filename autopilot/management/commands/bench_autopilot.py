@@ -9,7 +9,9 @@ automation as in a scale-out deployment (several workers need ``REDIS_URL``; the
    (``bench_online``'s client: latency from a move to its view at the opponent and the
    spectators, deliveries lost), then every game still going ends by a resignation.
    Reported: **the transition**, from the last game's end to round 2's clocks running, with
-   each automatic step's time from the event's history.
+   each automatic step's time from the event's history. ``--last-game-after S``: the last
+   game ends S seconds after the others, as a round's longest game does; meanwhile the
+   automation pairs round 2 ahead for each of its outcomes (``autopilot.pair_ahead``).
 3. Round 2 is played the same way; then the flag-timer process is killed (SIGKILL) and the
    round's games end with it down: the round stays open; a new flag-timer process closes it
    and finishes the event. Reported: nothing paired, dealt or started twice, every game and move
@@ -55,6 +57,10 @@ class Command(BaseCommand):
         parser.add_argument("--max-think", type=float, default=6.0)
         parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne")
         parser.add_argument("--keep", action="store_true", help="keep the benchmark event")
+        parser.add_argument(
+            "--last-game-after", type=float, default=0, metavar="S",
+            help="round 1's last game ends S seconds after the others, as a round's longest "
+                 "game does (0: all end together)")
 
     def handle(self, *args, **o):
         if not 4 <= o["players"] <= 2000 or o["players"] % 2:
@@ -75,9 +81,10 @@ class Command(BaseCommand):
             w(f"round 1: clocks started {(started - due).total_seconds():.1f} s after its time "
               f"({self.steps_text(event, 1)})")
             self.play(event, 1, urls, workers, o, timer)
-            ended = self.end_games(event, 1)
+            ended = self.end_games(event, 1, last_after=o["last_game_after"])
             started = self.wait_step(event, "started", 2, timeout=400)
-            w(f"transition: last game of round 1 ended -> round 2's clocks running in "
+            w(f"transition: last game of round 1 ended "
+              f"{o['last_game_after']:.0f} s after the others -> round 2's clocks running in "
               f"{(started - ended).total_seconds():.1f} s ({self.steps_text(event, 2)})")
             self.play(event, 2, urls, workers, o, timer)
             timer.process.kill()
@@ -170,10 +177,16 @@ class Command(BaseCommand):
         share = (timer.cpu_seconds() - timer_cpu) / (time.perf_counter() - began) * 100
         self.stdout.write(f"flag-timer process (flags and automation): {share:.0f}% of one core")
 
-    def end_games(self, event: Event, number: int) -> datetime.datetime:
-        """Every game still going ends with a resignation; when the last one ended."""
-        for game in OnlineGame.objects.filter(board__round__event=event,
-                                              board__round__number=number):
+    def end_games(self, event: Event, number: int, *, last_after: float = 0
+                  ) -> datetime.datetime:
+        """Every game still going ends with a resignation, the last one ``last_after``
+        seconds after the others; when the last one ended."""
+        games = list(OnlineGame.objects.filter(board__round__event=event,
+                                               board__round__number=number)
+                     .order_by("board__number"))
+        for index, game in enumerate(games):
+            if index == len(games) - 1 and last_after:
+                time.sleep(last_after)
             view = online.view(game, "A")
             if not view["over"]:
                 online.play(game, view["to_act"] or "A", {"move": "resign"})

@@ -27,7 +27,7 @@ from django.db import close_old_connections, connection
 
 from tournament.bridges import pairing_bridge
 from tournament.models import Board, Event, Result, Round
-from tournament.pairing.engines import in_background
+from tournament.pairing.engines import in_background, stop_background
 from tournament.standings import Game
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ OUTCOMES = ((Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)),
 WORKERS = 2
 
 _pool: ThreadPoolExecutor | None = None
-_asked: set[tuple[int, int, int]] = set()  # (event, round, board) asked already
+_asked: set[tuple[int, int, int]] = set()  # (event, round, board or 0) asked already
 _lock = threading.Lock()
 
 
@@ -47,12 +47,9 @@ def enabled() -> bool:
     return getattr(settings, "AUTOPILOT_PAIR_AHEAD", True)
 
 
-def last_game(event: Event, latest: Round | None, rounds: int) -> Board | None:
-    """The one game left of the event's latest round, when the next round is a Swiss round
-    to pair (None otherwise: more games left, a Berger table, no round to come)."""
-    if event.pairing_system == Event.PairingSystem.ROUND_ROBIN:
-        return None  # the Berger table needs no engine
-    if latest is None or latest.status != Round.Status.PUBLISHED or latest.number >= rounds:
+def last_game(latest: Round) -> Board | None:
+    """The one game left of the round being played (None: none, or more than one)."""
+    if latest.status != Round.Status.PUBLISHED:
         return None
     left = list(latest.boards.exclude(results__status=Result.Status.ACCEPTED)[:2])
     if len(left) != 1 or left[0].second_id is None:
@@ -60,34 +57,48 @@ def last_game(event: Event, latest: Round | None, rounds: int) -> Board | None:
     return left[0]
 
 
-def ask(board: Board, withdrawn: frozenset[int]) -> bool:
-    """Ask the next round's pairing for each outcome of ``board``, the last game of its round
-    (once per game), with ``withdrawn`` the players its round's closing will withdraw; each
-    in the background (``_submit``)."""
-    key = (board.round.event_id, board.round.number, board.pk)
+def ask(event: Event, number: int, *, board: Board | None = None,
+        withdrawn: frozenset[int] = frozenset()) -> bool:
+    """Ask round ``number``'s pairing once: for each outcome of ``board``, the last game of
+    the round before, with ``withdrawn`` the players that round's closing will withdraw; or,
+    without a board, as the stored results stand (a closed round, the next not due yet). In
+    the background (``_submit``); whether it was asked now."""
+    key = (event.pk, number, board.pk if board is not None else 0)
     with _lock:
         if key in _asked:
             return False
         _asked.difference_update({k for k in _asked if k[0] == key[0]})
         _asked.add(key)
-    for outcome in OUTCOMES:
-        _submit(pair_assuming, board.pk, outcome, withdrawn)
+    for outcome in OUTCOMES if board is not None else (None,):
+        _submit(pair_assuming, event.pk, number, board.pk if board else None, outcome,
+                withdrawn)
     return True
 
 
-def pair_assuming(board_id: int, outcome: tuple[Fraction, Fraction],
+def pair_assuming(event_id: int, number: int, board_id: int | None,
+                  outcome: tuple[Fraction, Fraction] | None,
                   withdrawn: frozenset[int]) -> bool:
-    """The next round's pairing as if board ``board_id`` ended with ``outcome`` and
-    ``withdrawn`` were withdrawn; whether it was asked (not once the game has ended)."""
-    board = Board.objects.select_related("round__event").get(pk=board_id)
-    if board.results.filter(status=Result.Status.ACCEPTED).exists():
-        return False  # over: the real pairing is being made
-    number = board.round.number
-    game = Game.decision(number, board.first_id, board.second_id, *outcome)
-    with in_background():
-        pairing_bridge.pair_round(board.round.event, number + 1, assumed={board.pk: game},
-                                  withdrawn=withdrawn)
+    """Round ``number``'s pairing as if board ``board_id`` ended with ``outcome`` and
+    ``withdrawn`` were withdrawn; whether it was asked (not once the round is paired or the
+    game has ended)."""
+    event = Event.objects.get(pk=event_id)
+    if event.rounds.filter(number=number).exists():
+        return False
+    assumed = None
+    if board_id is not None:
+        board = Board.objects.get(pk=board_id)
+        if board.results.filter(status=Result.Status.ACCEPTED).exists():
+            return False  # over: the real pairing is being made
+        assumed = {board.pk: Game.decision(number - 1, board.first_id, board.second_id,
+                                           *outcome)}
+    with in_background(event_id):
+        pairing_bridge.pair_round(event, number, assumed=assumed, withdrawn=withdrawn)
     return True
+
+
+def stop(event: Event) -> int:
+    """The event's round is paired: end the runs ahead still going (other outcomes)."""
+    return stop_background(event.pk)
 
 
 def _submit(function, *args) -> None:

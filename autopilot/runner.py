@@ -92,14 +92,21 @@ def advance(pilot_id: int) -> list[core.Step]:
 
 
 def _pair_ahead(pilot_id: int) -> None:
+    """Ask the next round's pairing ahead: while the round's last game is played (for each
+    of its outcomes), or during the break after a closed round."""
     pilot = Autopilot.objects.select_related("event").get(pk=pilot_id)
-    if not pilot.running or pilot.finished_at is not None:
-        return
     event = pilot.event
+    if not pilot.running or pilot.finished_at is not None \
+            or event.pairing_system == Event.PairingSystem.ROUND_ROBIN:  # no engine
+        return
     latest = event.rounds.order_by("-number").first()
-    board = pair_ahead.last_game(event, latest, plan_of(pilot).rounds)
-    if board is not None:
-        pair_ahead.ask(board, frozenset(withdrawn_at_close(pilot, latest.number)))
+    if latest is None or latest.number >= plan_of(pilot).rounds:
+        return  # round 1 is paired after its pairing numbers are settled, at its time
+    if latest.status == Round.Status.CLOSED:
+        pair_ahead.ask(event, latest.number + 1)
+    elif (board := pair_ahead.last_game(latest)) is not None:
+        pair_ahead.ask(event, latest.number + 1, board=board,
+                       withdrawn=frozenset(withdrawn_at_close(pilot, latest.number)))
 
 
 def plan_of(pilot: Autopilot) -> core.Plan:
@@ -230,6 +237,7 @@ def _pair(pilot: Autopilot, step: core.Step, now: int) -> bool:
     if event.rounds.filter(number=step.round).exists():
         return False
     round_ = services.pair_next_round(event)
+    pair_ahead.stop(event)
     round_.starts_at = moment(now)
     round_.save(update_fields=["starts_at"])
     check = pairing_check.check_round(round_)

@@ -109,6 +109,30 @@ def test_runs_itself_a_pairing_ahead_of_time_runs_at_a_lower_priority(tmp_path):
     program.chmod(0o755)
     engine = engines.ExternalEngine(str(program))
     assert engine._run("TRF") == [(1, 0)]
-    with engines.in_background():
+    with engines.in_background("test"):
         assert engine._run("TRF") == [(engines.BACKGROUND_NICENESS + 1, 0)]
     assert engine._run("TRF") == [(1, 0)]
+
+
+def test_runs_itself_runs_ahead_no_longer_wanted_are_stopped(tmp_path):
+    program = tmp_path / "engine.sh"
+    program.write_text("#!/bin/sh\nsleep 30\n")
+    program.chmod(0o755)
+    engine, failed = engines.ExternalEngine(str(program)), []
+
+    def ahead():
+        with engines.in_background("event 7"):
+            try:
+                engine._run("TRF")
+            except engines.EngineError as exc:
+                failed.append(str(exc))
+
+    thread = threading.Thread(target=ahead)
+    began = time.monotonic()
+    thread.start()
+    while not engines._background_runs.get("event 7"):
+        time.sleep(0.01)
+    assert engines.stop_background("event 8") == 0
+    assert engines.stop_background("event 7") == 1
+    thread.join(5)
+    assert time.monotonic() - began < 5 and "failed with status -9" in failed[0]

@@ -14,13 +14,14 @@ import hashlib
 import io
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Protocol
@@ -174,20 +175,35 @@ _answers: OrderedDict[tuple, tuple[tuple[int, int], ...]] = OrderedDict()
 _working: dict[tuple, threading.Event] = {}
 _lock = threading.Lock()
 _background = threading.local()
+#: The programs running ``in_background``, by the tag they were started under.
+_background_runs: dict[object, set[subprocess.Popen]] = {}
 #: The niceness of a program run ``in_background``: what the server does now goes first.
 BACKGROUND_NICENESS = 10
 
 
 @contextmanager
-def in_background():
-    """Run the external programs this thread starts at a lower priority: a pairing asked
-    ahead of time (``autopilot.pair_ahead``) yields the processor to the games being played
-    and to a pairing needed now."""
-    _background.on = True
+def in_background(tag: object):
+    """Run the external programs this thread starts at a lower priority, under ``tag``: a
+    pairing asked ahead of time (``autopilot.pair_ahead``) yields the processor to the games
+    being played and to a pairing needed now, and :func:`stop_background` ends the runs no
+    longer wanted."""
+    _background.tag = tag
     try:
         yield
     finally:
-        _background.on = False
+        _background.tag = None
+
+
+def stop_background(tag: object) -> int:
+    """Kill the programs running in the background under ``tag`` (their askers get an
+    ``EngineError``); how many there were."""
+    with _lock:
+        runs = list(_background_runs.pop(tag, ()))
+    for process in runs:
+        with suppress(ProcessLookupError):  # ended meanwhile
+            os.killpg(process.pid, signal.SIGKILL)  # its session: a wrapper's children too
+    return len(runs)
+
 
 _NICE = shutil.which("nice")
 
@@ -260,11 +276,11 @@ class ExternalEngine:
                 *self.command,
                 *(a.format(input=source, output=target) for a in self.args),
             ]
+            tag = getattr(_background, "tag", None)
+            lowered = [_NICE, "-n", str(BACKGROUND_NICENESS)] if _NICE and tag is not None \
+                else []
             try:
-                lowered = [_NICE, "-n", str(BACKGROUND_NICENESS)] \
-                    if _NICE and getattr(_background, "on", False) else []
-                done = subprocess.run([*lowered, *argv], capture_output=True, text=True,
-                                      timeout=self.timeout, check=False)
+                done = _completed([*lowered, *argv], self.timeout, tag)
             except FileNotFoundError:
                 raise EngineError(f"pairing program {self.command[0]!r} not found") from None
             except subprocess.TimeoutExpired:
@@ -281,6 +297,26 @@ class ExternalEngine:
                 return parse_pairs(target.read_text(encoding="utf-8"))
             except TrfError as exc:
                 raise EngineError(f"{argv[0]!r} wrote an unreadable pairing: {exc}") from None
+
+
+def _completed(argv: list[str], timeout: float, tag: object) -> subprocess.CompletedProcess:
+    """``subprocess.run`` that a background run's ``tag`` can stop (:func:`stop_background`)."""
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=tag is not None) as process:
+        if tag is not None:
+            with _lock:
+                _background_runs.setdefault(tag, set()).add(process)
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise
+        finally:
+            if tag is not None:
+                with _lock:
+                    _background_runs.get(tag, set()).discard(process)
+    return subprocess.CompletedProcess(argv, process.returncode, out, err)
 
 
 class BbpPairingsEngine(ExternalEngine):

@@ -5,7 +5,10 @@ At a thousand players bbpPairings takes most of a minute for one Swiss round
 While exactly one game of the round is left, its result is one of three (the first player
 wins, a draw, the second wins), and whoever the round's closing will withdraw for missed games
 is known already. So the next round's pairing is asked for each of the three, in the
-background and at a lower priority (``tournament.pairing.engines.in_background``).
+background and at a lower priority (``tournament.pairing.engines.in_background``). During the
+break after a closed round (the next round due minutes later) it is asked once, as the stored
+results stand. Round 1 is not: its pairing numbers are settled as it is paired. Once the round
+is paired, the runs still going (the other outcomes) are killed.
 
 Nothing here decides anything or writes anything: the real pairing (``autopilot.runner``,
 through ``services.pair_next_round``) is made as always, from the stored results, once the

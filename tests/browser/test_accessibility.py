@@ -46,18 +46,23 @@ def violations(axe: Axe, page, url: str) -> list[str]:
         return [f"answered {response.status}"]
     if page.locator(".connection").count():
         page.wait_for_selector(CLOCK_CONNECTED)
+    return axe_problems(axe, page)
+
+
+def axe_problems(axe: Axe, page) -> list[str]:
+    """axe's WCAG 2.1 AA violations on the page as it stands, with each node's selector."""
     results = axe.run(page, options=WCAG_21_AA)
     return [f"{rule['id']}: {', '.join(' '.join(node['target']) for node in rule['nodes'])}"
             for rule in results.response["violations"]]
 
 
-def audit(browser, server, visits) -> list[str]:  # noqa: F811
-    """Every page of ``visits`` (pairs of a session cookie or None and {label: path}) at both
-    widths: the violations found, each prefixed with its width and page."""
-    axe = Axe()
-    failures = []
-    for width_name, (width, height) in WIDTHS.items():
-        context = browser.new_context(viewport={"width": width, "height": height})
+def pages_at(browser, server, visits, sizes):  # noqa: F811
+    """Each page of ``visits`` (pairs of a session cookie or None and {label: path}) at each
+    of ``sizes`` ({name: ((width, height), language)}), in a browser of that size and
+    language holding the visit's cookie: (where, label, url, page), for the caller to open."""
+    for size_name, ((width, height), language) in sizes.items():
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      locale=language)
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         for cookie, paths in visits:
@@ -65,10 +70,19 @@ def audit(browser, server, visits) -> list[str]:  # noqa: F811
             if cookie:
                 context.add_cookies([cookie])
             for label, path in paths.items():
-                failures += [f"{width_name} {width}px, {label} ({path}): {problem}"
-                             for problem in violations(axe, page, server.url + path)]
+                yield f"{size_name} {width}x{height}, {label} ({path})", label, \
+                    server.url + path, page
         context.close()
-    return failures
+
+
+def audit(browser, server, visits) -> list[str]:  # noqa: F811
+    """Every page of ``visits`` at both widths: the violations found, each prefixed with its
+    width and page."""
+    axe = Axe()
+    sizes = {name: (size, "en") for name, size in WIDTHS.items()}
+    return [f"{where}: {problem}" for where, _label, url, page
+            in pages_at(browser, server, visits, sizes)
+            for problem in violations(axe, page, url)]
 
 
 @pytest.mark.long_story  # the same templates on either database (the online pages still run)
@@ -134,10 +148,7 @@ def test_the_seat_page_passes_wcag_21_aa_in_every_state(arbiter, server, browser
     page.wait_for_selector("#online-message:not([hidden])")
     axe, failures = Axe(), []
     for state in ("options, preview, feedback, claim", "end screen"):
-        results = axe.run(page, options=WCAG_21_AA)
-        failures += [f"{state}: {rule['id']}: "
-                     f"{', '.join(' '.join(node['target']) for node in rule['nodes'])}"
-                     for rule in results.response["violations"]]
+        failures += [f"{state}: {problem}" for problem in axe_problems(axe, page)]
         if state != "end screen":
             page.once("dialog", lambda dialog: dialog.accept())
             page.click("#resign-btn")
@@ -185,27 +196,13 @@ def test_runs_itself_pages_pass_wcag_21_aa_and_fit_a_phone_either_way(
     visits = [(None, public), (session_cookie(arbiter, server), desk),
               (session_cookie(users.get(username="ada"), server), mine)]
     axe, failures = Axe(), []
-    for size_name, ((width, height), language) in RUNS_ITSELF_SIZES.items():
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      locale=language)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        for cookie, paths in visits:
-            context.clear_cookies()
-            if cookie:
-                context.add_cookies([cookie])
-            for label, path in paths.items():
-                where = f"{size_name} {width}x{height}, {label} ({path})"
-                failures += [f"{where}: {problem}" for problem in check(page, server.url + path)]
-                if size_name in ("phone", "desktop"):
-                    results = axe.run(page, options=WCAG_21_AA)
-                    failures += [f"{where}: {rule['id']}: " + ", ".join(
-                        " ".join(node["target"]) for node in rule["nodes"])
-                        for rule in results.response["violations"]]
-                if label == "my games":
-                    assert page.locator(".next-round .countdown").inner_text()
-                    assert page.locator(".ask-absence").count() == 1
-                if language == "ru" and label == "register":
-                    assert "Записаться" in page.inner_text("main")
-        context.close()
+    for where, label, url, page in pages_at(browser, server, visits, RUNS_ITSELF_SIZES):
+        failures += [f"{where}: {problem}" for problem in check(page, url)]
+        if where.startswith(("phone 390", "desktop")):
+            failures += [f"{where}: {problem}" for problem in axe_problems(axe, page)]
+        if label == "my games":
+            assert page.locator(".next-round .countdown").inner_text()
+            assert page.locator(".ask-absence").count() == 1
+        if "Russian" in where and label == "register":
+            assert "Записаться" in page.inner_text("main")
     assert not failures, "\n".join(failures)

@@ -51,7 +51,10 @@ def _next(pilot, event: Event) -> str:
 
 
 def _clock_words(when) -> str:
-    return formats.date_format(timezone.localtime(when), "SHORT_DATETIME_FORMAT")
+    """The reader's short date and a 24-hour time (English's "9:49 a.m." would end the
+    sentence twice)."""
+    local = timezone.localtime(when)
+    return f"{formats.date_format(local, 'SHORT_DATE_FORMAT')} {formats.date_format(local, 'H:i')}"
 
 
 @arbiter_required

@@ -14,11 +14,15 @@ drives Debian's Chromium through Playwright, and writes PNGs to ``docs/images/``
   online through the arbiter's pages and played a few moves through the players' pages, the
   next tile previewed before Confirm: upright at 360 px in English (``…-game``) and in
   Russian (``…-game-ru``), on its side at 844x390 (``…-game-landscape``), and the end screen
-  (``…-end``) (``python scripts/screenshots.py online`` takes these alone).
+  (``…-end``) (``python scripts/screenshots.py online`` takes these alone);
+- ``guide-runs-itself*.png``, ``page-phone-register.png``, ``page-phone-my-games-countdown.png``:
+  an online event set to run itself, a player registering on a phone and counting down to
+  round 1 in My games (``python scripts/screenshots.py runs-itself`` takes these alone).
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import random
@@ -445,6 +449,44 @@ PHONE_SMALL = {"width": 360, "height": 740}
 PHONE_SIDE = {"width": 844, "height": 390}
 
 
+def runs_itself_pages(browser: Browser, base: str, password: str) -> None:
+    """An online event set to run itself through its Runs itself page (registrations waiting
+    for approval), a player registering on a phone with a new login, the arbiter accepting
+    it, and the player's My games counting down to round 1."""
+    desk = browser.new_page(viewport=DESK)
+    login(desk, base, password)
+    slug = new_event(desk, base, "Online Open")
+    desk.goto(f"{base}/e/{slug}/arbiter/runs-itself/")
+    start = datetime.datetime.now() + datetime.timedelta(hours=2)  # the server's zone: UTC
+    desk.fill("#id_first_round_at", start.strftime("%Y-%m-%dT%H:%M"))
+    desk.fill("#id_registration_closes_at",
+              (start - datetime.timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M"))
+    desk.check("#id_approval")
+    desk.fill("#id_late_until_round", "3")
+    shot(desk, "guide-runs-itself-settings")
+    submit(desk, "#autopilot-settings button[type=submit]")
+    phone = browser.new_page(viewport=PHONE, is_mobile=True)
+    phone.goto(f"{base}/e/{slug}/")
+    with phone.expect_navigation():
+        phone.click("#event-entry a")
+    phone.fill("#id_new-username", "nadia")
+    phone.fill("#id_new-password1", "a-long-pass-39")
+    phone.fill("#id_new-password2", "a-long-pass-39")
+    phone.fill("#id_name", "Nadia Rahman")
+    phone.fill("#id_club", "Dhaka")
+    shot(phone, "page-phone-register")
+    submit(phone, "#register button[type=submit]")
+    desk.goto(f"{base}/e/{slug}/arbiter/runs-itself/")
+    submit(desk, "#registrations form[action$='/accept/'] button")
+    shot(desk, "guide-runs-itself")
+    phone.goto(f"{base}/my-games/")
+    phone.locator(".next-round .countdown").wait_for()
+    phone.wait_for_timeout(1200)  # the countdown has ticked
+    shot(phone, "page-phone-my-games-countdown")
+    desk.close()
+    phone.close()
+
+
 def _phone(browser: Browser, base: str, viewport: dict, language: str) -> Page:
     """A phone's page (touch) reading the site in ``language`` (the switcher's cookie)."""
     context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
@@ -480,6 +522,8 @@ def main() -> None:
             checkin_pages(browser, base, password)
         if not only or "online" in only:
             online_page(browser, base, password)
+        if not only or "runs-itself" in only:
+            runs_itself_pages(browser, base, password)
         browser.close()
     print(f"screenshots written to {OUT}")
 

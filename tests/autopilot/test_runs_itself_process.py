@@ -89,18 +89,25 @@ def test_runs_itself_a_pairing_asked_while_the_same_file_is_paired_waits_for_tha
     assert asked == ["TRF"] and answers == [[(1, 2)], [(1, 2)]]
 
     release.clear()
-    failed = threading.Thread(target=lambda: pytest.raises(engines.EngineError, engine.pair,
-                                                           "fails"))
+    refusals = []
+
+    def pair_failing():
+        try:
+            engine.pair("fails")
+        except engines.EngineError as exc:
+            refusals.append(str(exc))
+
+    failed = threading.Thread(target=pair_failing)
     failed.start()
     while asked.count("fails") < 1:
         time.sleep(0.01)
-    again = threading.Thread(target=lambda: pytest.raises(engines.EngineError, engine.pair,
-                                                          "fails"))
+    again = threading.Thread(target=pair_failing)
     again.start()
     time.sleep(0.1)
     release.set()
     failed.join(5), again.join(5)
     assert asked.count("fails") == 2  # the waiting asker ran it itself
+    assert refusals == ["the program crashed"] * 2
 
 
 def test_runs_itself_a_pairing_ahead_of_time_runs_at_a_lower_priority(tmp_path):

@@ -117,7 +117,7 @@ def register(request, slug: str):
     pilot = autopilot.pilot_of(event)
     door = autopilot.door(event, pilot)
     form = RegistrationForm(request.POST or None)
-    signup = SignupForm(request.POST or None, prefix="new") \
+    signup = SignupForm(request.POST or None, prefix="new", request=request) \
         if not request.user.is_authenticated else None
     error = None
     if request.method == "POST":
@@ -138,7 +138,8 @@ def register(request, slug: str):
                                  _("Your registration for %(event)s waits for the organiser's "
                                    "approval.") % {"event": event.name})
                 return redirect("my_games")
-    status = 409 if error else 400 if request.method == "POST" else 200
+    status = 409 if error else 429 if signup is not None and signup.throttled \
+        else 400 if request.method == "POST" else 200
     return render(request, "autopilot/register.html", {
         "event": event, "pilot": pilot, "door": door, "form": form, "signup": signup,
         "error": error or (None if door.open else door.why),

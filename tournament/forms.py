@@ -15,6 +15,7 @@ from tournament.inputs.names import mixed_scripts
 from tournament.inputs.request_input import column_range
 from tournament.inputs.validation import tiebreak_list
 from tournament.models import Event, Player, Result
+from tournament.site import throttle
 
 _SCORE = re.compile(r"[0-9]{1,2}")
 VP_CHOICES = [("", "—"), ("1", "1"), ("0.5", "½"), ("0", "0")]
@@ -245,9 +246,28 @@ class LoginForm(AuthenticationForm):
 
 
 class SignupForm(UserCreationForm):
-    """Django's sign-up form (an invitation's new login), refusing a user name that mixes
-    alphabets: nobody needs "pаypal" with a Cyrillic "а", and such a name passes for another
-    account on every page that shows it (``names.mixed_scripts``)."""
+    """Django's sign-up form (an invitation's new login, a registration's), refusing a user
+    name that mixes alphabets: nobody needs "pаypal" with a Cyrillic "а", and such a name
+    passes for another account on every page that shows it (``names.mixed_scripts``); and
+    refusing an address that made its new logins for this hour (``throttle.SIGNUPS``):
+    ``throttled`` then says so, for the page's 429."""
+
+    def __init__(self, *args, request, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.request, self.throttled = request, False
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.is_bound and throttle.signups_blocked(self.request):
+            self.throttled = True
+            raise forms.ValidationError(
+                _("Too many new logins from this address in the last hour. Try again later, "
+                  "or log in with a login you have."), code="too_many")
+        return cleaned
+
+    def save(self, commit=True):
+        throttle.signed_up(self.request)
+        return super().save(commit=commit)
 
     def clean_username(self):
         username = super().clean_username()  # None when taken (the error is already there)

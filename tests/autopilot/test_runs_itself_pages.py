@@ -182,3 +182,28 @@ def test_runs_itself_my_games_counts_down_then_becomes_the_seat(clock_time):
     tick(clock_time, 1000)
     state = client.get(reverse("my_games_state")).json()["events"][event.slug]
     assert state["starts_ms"] == clock_time.now + 5 * MINUTE - 0
+
+
+def test_runs_itself_registration_limits_new_logins_per_address(clock_time):
+    """A script making accounts on the registration form is stopped at the hour's limit of
+    new logins from its address (429, nothing entered); a login one has still registers, and
+    another address is not held back."""
+    from tournament.site import throttle
+
+    event = make_event(clock_time, players=4, rounds=3)
+    url = reverse("autopilot_register", args=[event.slug])
+    for n in range(throttle.SIGNUPS):
+        bot = Client(REMOTE_ADDR="203.0.113.9")
+        assert bot.post(url, signup(name=f"Bot {n}", username=f"bot{n}")).status_code == 302
+    bot = Client(REMOTE_ADDR="203.0.113.9")
+    refused = bot.post(url, signup(name="Bot Many", username="botmany"))
+    assert refused.status_code == 429
+    assert "Too many new logins from this address" in refused.content.decode()
+    assert not get_user_model().objects.filter(username="botmany").exists()
+    assert not event.players.filter(name="Bot Many").exists()
+    other = Client(REMOTE_ADDR="198.51.100.7")
+    assert other.post(url, signup(name="Ann Home", username="annhome")).status_code == 302
+    known = get_user_model().objects.create_user("kim", password="pw-kim-39")
+    bot.force_login(known)
+    assert bot.post(url, {"name": "Kim Known", "club": "", "country": "",
+                          "rating": ""}).status_code == 302

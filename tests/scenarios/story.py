@@ -699,9 +699,12 @@ class EventStory:
         self._accounts: dict[str, Account] = {}
 
     def account(self, key: str) -> Account:
-        """A player with a login, one browser per ``key``."""
+        """A player with a login, one browser per ``key``, each at an address of its own
+        (players at home: the sign-up limit counts per address)."""
         if key not in self._accounts:
-            self._accounts[key] = Account(self, ReadingClient())
+            n = len(self._accounts) + 1
+            self._accounts[key] = Account(self, ReadingClient(
+                REMOTE_ADDR=f"198.51.{100 + n // 250}.{n % 250 + 1}"))
         return self._accounts[key]
 
     def player(self, name: str) -> Player:

@@ -19,6 +19,7 @@ from games.online import play as online
 from tournament import services
 from tournament.models import HistoryEntry, LoginInvitation, PlayerLogin, Round
 from tournament.services import logins
+from tournament.site import throttle
 
 pytestmark = pytest.mark.django_db
 
@@ -135,6 +136,24 @@ def test_a_100000_character_username_is_a_field_error(client, event):
                                            "password": "whatever"})
     assert response.status_code == 200 and "at most 150 characters" in response.content.decode()
     assert not AccessAttempt.objects.exists()  # refused before any password was tried
+
+
+def test_new_logins_from_one_address_stop_at_the_hours_limit(event, monkeypatch):
+    """The invitation's sign-up counts against the same limit as a registration's: past it,
+    a 429 with the reason, no account made, the invitation still open."""
+    monkeypatch.setattr(throttle, "SIGNUPS", 2)
+    script = Client(REMOTE_ADDR="203.0.113.9")
+    for name, username in (("Ada", "ada.l"), ("Ben", "ben.l")):
+        assert _sign_up(script, logins.invite(_player(event, name)).secret,
+                        username=username).status_code == 302
+        script.logout()
+    secret = logins.invite(_player(event, "Cy")).secret
+    refused = _sign_up(script, secret, username="cleo.l")
+    assert refused.status_code == 429
+    assert "Too many new logins from this address" in refused.content.decode()
+    assert not get_user_model().objects.filter(username="cleo.l").exists()
+    assert _sign_up(Client(REMOTE_ADDR="198.51.100.7"), secret,
+                    username="cleo.l").status_code == 302
 
 
 def test_a_weak_password_or_a_taken_username_is_refused_on_its_field(client, event, arbiter):

@@ -1,5 +1,6 @@
 """Rate limits per client address, kept in Django's cache: failed player-code lookups (the
-personal page, the kiosk) and the kiosk's check-ins.
+personal page, the kiosk), the kiosk's check-ins, and new logins made by the sign-up forms
+(an invitation's, a self-running event's registration).
 
 A player code's secret half is 50 bits: guessing is hopeless at ten wrong codes per address
 every ten minutes. Only a text in a code's own form is a code (the kiosk asks
@@ -24,6 +25,10 @@ FAILED_CODES_WINDOW_S = 600
 #: is a few a minute; a stuck key or a script is far more.
 KIOSK_ACTIONS = 60
 KIOSK_WINDOW_S = 60
+#: New logins one address may make per hour: a club signing its players up together makes a
+#: handful; a script making accounts, far more.
+SIGNUPS = 20
+SIGNUPS_WINDOW_S = 3600
 #: Searches the kiosk's box sends as a player types (names only: they never check anyone in
 #: nor try a code): a few per player, ten times the check-ins.
 KIOSK_FILTERS = 600
@@ -64,6 +69,15 @@ def codes_blocked(request, now: float | None = None) -> bool:
 
 def code_failed(request, now: float | None = None) -> None:
     count(request, "codes", window_s=FAILED_CODES_WINDOW_S, now=now)
+
+
+def signups_blocked(request, now: float | None = None) -> bool:
+    """Whether this address has made its new logins for this hour."""
+    return used(request, "signup", window_s=SIGNUPS_WINDOW_S, now=now) >= SIGNUPS
+
+
+def signed_up(request, now: float | None = None) -> None:
+    count(request, "signup", window_s=SIGNUPS_WINDOW_S, now=now)
 
 
 def kiosk_allowed(request, now: float | None = None) -> bool:

@@ -100,14 +100,14 @@ def _taker(request) -> tuple[object | None, SignupForm, LoginForm]:
     """Who takes the invitation up, with the two forms to show again: the account logged in,
     a new one from the sign-up form (not saved yet), or the one whose password the login form
     checked; None on a GET and while a form has errors."""
-    signup, signin = SignupForm(prefix="new"), LoginForm(request)
+    signup, signin = SignupForm(prefix="new", request=request), LoginForm(request)
     if request.method != "POST":
         return None, signup, signin
     if request.user.is_authenticated:
         return request.user, signup, signin
     action = request.POST.get("action")
     if action == "create":
-        signup = SignupForm(request.POST, prefix="new")
+        signup = SignupForm(request.POST, prefix="new", request=request)
         return (signup.save(commit=False) if signup.is_valid() else None), signup, signin
     if action == "login":
         signin = LoginForm(request, data=request.POST)
@@ -142,4 +142,4 @@ def accept(request, secret):
     return render(request, "tournament/invitation.html", {
         "event": invitation.player.event, "player": invitation.player,
         "signup": signup, "signin": signin, "error": error,
-    }, status=409 if error else 200)
+    }, status=409 if error else 429 if signup.throttled else 200)

@@ -7,8 +7,9 @@ wins, a draw, the second wins), and whoever the round's closing will withdraw fo
 is known already. So the next round's pairing is asked for each of the three, in the
 background and at a lower priority (``tournament.pairing.engines.in_background``). During the
 break after a closed round (the next round due minutes later) it is asked once, as the stored
-results stand. Round 1 is not: its pairing numbers are settled as it is paired. Once the round
-is paired, the runs still going (the other outcomes) are killed.
+results stand; and round 1 once registration has closed, with the pairing numbers it will
+settle (``tournament.services.format.as_settled``; not when they are drawn by lot then). Once
+the round is paired, the runs still going (the other outcomes) are killed.
 
 Nothing here decides anything or writes anything: the real pairing (``autopilot.runner``,
 through ``services.pair_next_round``) is made as always, from the stored results, once the
@@ -31,6 +32,7 @@ from django.db import close_old_connections, connection
 from tournament.bridges import pairing_bridge
 from tournament.models import Board, Event, Result, Round
 from tournament.pairing.engines import in_background, stop_background
+from tournament.services import format as event_format
 from tournament.standings import Game
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,12 @@ def pair_assuming(event_id: int, number: int, board_id: int | None,
     event = Event.objects.get(pk=event_id)
     if event.rounds.filter(number=number).exists():
         return False
+    numbers = None
+    if number == 1:  # as settling will number the players
+        settled = event_format.as_settled(event)
+        if settled is None or settled[0].pairing_system == Event.PairingSystem.ROUND_ROBIN:
+            return False
+        event, numbers = settled
     assumed = None
     if board_id is not None:
         board = Board.objects.get(pk=board_id)
@@ -95,7 +103,8 @@ def pair_assuming(event_id: int, number: int, board_id: int | None,
         assumed = {board.pk: Game.decision(number - 1, board.first_id, board.second_id,
                                            *outcome)}
     with in_background(event_id):
-        pairing_bridge.pair_round(event, number, assumed=assumed, withdrawn=withdrawn)
+        pairing_bridge.pair_round(event, number, assumed=assumed, withdrawn=withdrawn,
+                                  numbers=numbers)
     return True
 
 

@@ -93,15 +93,22 @@ def advance(pilot_id: int) -> list[core.Step]:
 
 def _pair_ahead(pilot_id: int) -> None:
     """Ask the next round's pairing ahead: while the round's last game is played (for each
-    of its outcomes), or during the break after a closed round."""
+    of its outcomes), during the break after a closed round, or before round 1 once
+    registration has closed."""
     pilot = Autopilot.objects.select_related("event").get(pk=pilot_id)
     event = pilot.event
     if not pilot.running or pilot.finished_at is not None \
             or event.pairing_system == Event.PairingSystem.ROUND_ROBIN:  # no engine
         return
     latest = event.rounds.order_by("-number").first()
-    if latest is None or latest.number >= plan_of(pilot).rounds:
-        return  # round 1 is paired after its pairing numbers are settled, at its time
+    now = clock_services.now_ms()
+    if latest is None:  # round 1, once nobody can register any more
+        closes = pilot.registration_closes_at if pilot.registration else None
+        if (closes is None or ms(closes) <= now) and now < ms(pilot.first_round_at):
+            pair_ahead.ask(event, 1)
+        return
+    if latest.number >= plan_of(pilot).rounds:
+        return
     if latest.status == Round.Status.CLOSED:
         pair_ahead.ask(event, latest.number + 1)
     elif (board := pair_ahead.last_game(latest)) is not None:

@@ -11,7 +11,8 @@ from autopilot.models import Autopilot
 from games.models import OnlineGame
 from games.online import play as online
 from tests.autopilot.helpers import MINUTE, make_event, resign_all, tick
-from tournament.models import Round
+from tournament import services
+from tournament.models import Event, Round
 from tournament.pairing import engines
 
 pytestmark = [pytest.mark.django_db, pytest.mark.skipif(
@@ -102,3 +103,28 @@ def test_runs_itself_pairs_anew_what_changed_after_the_pairing_ahead(clock_time,
     assert not round_2.boards.filter(second=player).exists()
     assert pair_ahead.pair_assuming(event.pk, 2, last.board_id, pair_ahead.OUTCOMES[0],
                                     frozenset()) is False  # paired: nothing asked
+
+
+def test_runs_itself_pairs_round_one_ahead_once_registration_has_closed(clock_time,
+                                                                        engine_runs):
+    """Registration closes a minute before round 1: its pairing is asked then, with the
+    pairing numbers round 1 will settle (by rating, not as the players registered), and round
+    1 is paired and checked at its time from that run."""
+    event = make_event(clock_time, players=9, rounds=3)
+    services.add_player(event, name="Late Strong", rating=2400)  # registered last, seeded 1st
+    tick(clock_time, 8 * MINUTE)
+    assert engine_runs == []  # registration is still open
+    tick(clock_time, MINUTE)  # registration closed; round 1 is a minute away
+    assert len(engine_runs) == 1 and not event.rounds.exists()
+    tick(clock_time, MINUTE)
+    assert event.rounds.get(number=1).status == Round.Status.PUBLISHED
+    assert len(engine_runs) == 1  # the pairing and its check from that run
+    assert event.players.get(name="Late Strong").seed == 1
+
+
+def test_runs_itself_does_not_pair_round_one_ahead_when_its_numbers_are_drawn_by_lot(
+        clock_time, engine_runs):
+    event = make_event(clock_time, players=8, rounds=3)
+    Event.objects.filter(pk=event.pk).update(pairing_order=Event.PairingOrder.LOT)
+    assert pair_ahead.pair_assuming(event.pk, 1, None, None, frozenset()) is False
+    assert engine_runs == []  # the lot is drawn as round 1 is paired: nothing to ask before

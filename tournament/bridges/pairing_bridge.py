@@ -93,7 +93,8 @@ def _check_complete(event: Event, upto_round: int, assumed: Collection[int] = ()
 
 def build_event(event: Event, upto_round: int, next_round: int | None = None, *,
                 assumed: Mapping[int, Game] | None = None,
-                withdrawn: Collection[int] = ()) -> core.Event:
+                withdrawn: Collection[int] = (),
+                numbers: Mapping[int, int] | None = None) -> core.Event:
     """The core's view of rounds 1..``upto_round``, with statuses for ``next_round``.
 
     The rounds come from the very input the standings are computed from
@@ -101,20 +102,22 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None, *,
     points column and the standings' VP are one number per round: a late entry's missed
     rounds, an arbiter's ½–0 and a bye worth what it was worth when given included.
 
-    ``assumed`` (board id: its game) and ``withdrawn`` (player ids) describe the event as it
-    will be once those boards have their results and those players are withdrawn: the input
-    a pairing asked ahead of time is built from (``autopilot.pair_ahead``).
+    ``assumed`` (board id: its game), ``withdrawn`` (player ids) and ``numbers`` (player id:
+    pairing number, as round 1 will settle them) describe the event as it will be once those
+    boards have their results, those players are withdrawn and the numbers settled: the
+    input a pairing asked ahead of time is built from (``autopilot.pair_ahead``).
     """
     assumed = assumed or {}
     _check_complete(event, upto_round, assumed)
     players = list(event.players.order_by("seed"))
-    seed = {p.pk: p.seed for p in players}
+    seed = dict(numbers) if numbers is not None else {p.pk: p.seed for p in players}
+    players.sort(key=lambda p: seed[p.pk])
     try:
         results = event_results(event, upto_round)
     except (InvalidEventError, InvalidResultError) as exc:
         raise core.InvalidEvent(str(exc)) from None
     results = replace(results, games=[*results.games, *assumed.values()])
-    history: dict[int, dict[int, core.RoundRecord]] = {p.seed: {} for p in players}
+    history: dict[int, dict[int, core.RoundRecord]] = {seed[p.pk]: {} for p in players}
     for game in results.games:
         a, b = seed[game.first], seed[game.second]
         code_a, code_b = _game_codes(game)
@@ -131,7 +134,7 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None, *,
     core_players = []
     for p in players:
         records = tuple(
-            history[p.seed].get(r) or core.RoundRecord(core.Result.ZERO_BYE)
+            history[seed[p.pk]].get(r) or core.RoundRecord(core.Result.ZERO_BYE)
             for r in range(1, upto_round + 1)
         )
         status = core.Status.PLAYING
@@ -144,7 +147,8 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None, *,
             elif p.pk in next_absences:
                 status = _ABSENCE_STATUS[next_absences[p.pk]]
         core_players.append(core.Player(
-            number=p.seed, name=p.name[:60], rating=p.rating, history=records, status=status,
+            number=seed[p.pk], name=p.name[:60], rating=p.rating, history=records,
+            status=status,
             joined_round=min(p.joined_round, upto_round + 1),
         ))
     return core.Event(settings_for(event), tuple(core_players), name=event.name)
@@ -159,7 +163,8 @@ class Paired:
 
 
 def pair_round(event: Event, number: int, *, assumed: Mapping[int, Game] | None = None,
-               withdrawn: Collection[int] = ()) -> Paired:
+               withdrawn: Collection[int] = (), numbers: Mapping[int, int] | None = None
+               ) -> Paired:
     """The core's pairing of round ``number`` (Swiss or the Berger table).
 
     A Swiss round is paired by the event's edition of the FIDE (Dutch) System. When its
@@ -167,11 +172,12 @@ def pair_round(event: Event, number: int, *, assumed: Mapping[int, Game] | None 
     round is paired by the 2017 edition, and ``by`` says so: the round page, the history and
     the dashboard show it, never a quiet change of rules. So is a round bbpPairings would read
     on other points than the standings' (``bbpairings_reads``: a bye worth more now than when
-    it was given needs a negative correction, which it cannot read). ``assumed`` and
-    ``withdrawn``: as for :func:`build_event`.
+    it was given needs a negative correction, which it cannot read). ``assumed``,
+    ``withdrawn`` and ``numbers``: as for :func:`build_event`.
     """
     if event.pairing_system != Event.PairingSystem.ROUND_ROBIN:
-        built = build_event(event, number - 1, number, assumed=assumed, withdrawn=withdrawn)
+        built = build_event(event, number - 1, number, assumed=assumed, withdrawn=withdrawn,
+                            numbers=numbers)
         edition, why = built.settings.edition, ""
         try:
             engine = core.engine_for(edition)

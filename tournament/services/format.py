@@ -8,6 +8,7 @@ change, with a reason (``events.update_event``).
 
 from __future__ import annotations
 
+import copy
 import secrets
 from dataclasses import dataclass
 
@@ -132,15 +133,9 @@ def settle(event: Event, *, user=None) -> None:
     Runs inside the pairing service's transaction, with the event row locked.
     """
     players = list(event.players.order_by("seed"))
-    fmt = core.settle_format(event.pairing_system, len(players), event.rounds_planned)
-    needs_lot = (event.pairing_order == Event.PairingOrder.LOT
-                 or event.first_mover == Event.FirstMover.LOT)
-    if needs_lot and event.lot_seed is None:
+    if _needs_lot(event) and event.lot_seed is None:
         event.lot_seed = secrets.randbits(48)
-    order = core.pairing_order(
-        [core.Entrant(p.pk, p.name, p.rating) for p in players], event.pairing_order,
-        event.lot_seed or 0,
-    )
+    fmt, order = _settled(event, players)
     _renumber(players, order)
     event.pairing_system, event.rounds_planned = fmt.system.value, fmt.rounds
     event.save(update_fields=["pairing_system", "rounds_planned", "lot_seed"])
@@ -149,6 +144,34 @@ def settle(event: Event, *, user=None) -> None:
         "lot_seed": event.lot_seed, "small_swiss": fmt.small_swiss,
         "numbers": {p.name: number for number, p in enumerate(_sorted(players, order), 1)},
     }, user=user)
+
+
+def _needs_lot(event: Event) -> bool:
+    return (event.pairing_order == Event.PairingOrder.LOT
+            or event.first_mover == Event.FirstMover.LOT)
+
+
+def _settled(event: Event, players: list[Player]) -> tuple[core.Format, list[int]]:
+    """The format and the order of pairing numbers (player ids) that settling gives."""
+    fmt = core.settle_format(event.pairing_system, len(players), event.rounds_planned)
+    order = core.pairing_order(
+        [core.Entrant(p.pk, p.name, p.rating) for p in players], event.pairing_order,
+        event.lot_seed or 0,
+    )
+    return fmt, order
+
+
+def as_settled(event: Event) -> tuple[Event, dict[int, int]] | None:
+    """The event as :func:`settle` would leave it with today's entries, without writing: an
+    unsaved copy with the settled format, and each player's pairing number by id. None when
+    settling draws a lot (the draw is made then) or has been made already."""
+    if is_settled(event) or (_needs_lot(event) and event.lot_seed is None):
+        return None
+    players = list(event.players.order_by("seed"))
+    fmt, order = _settled(event, players)
+    settled = copy.copy(event)
+    settled.pairing_system, settled.rounds_planned = fmt.system.value, fmt.rounds
+    return settled, {pk: number for number, pk in enumerate(order, 1)}
 
 
 def order_text(event: Event) -> str:

@@ -3,8 +3,10 @@ of N registered players on W ASGI workers and a separate flag-timer process, whi
 automation as in a scale-out deployment (several workers need ``REDIS_URL``; the figures of
 ``docs/benchmarks.md`` are PostgreSQL + Redis).
 
-1. N players register through the registration service; round 1 is set 15 s ahead, later
-   rounds "0 minutes after the last game". Reported: how late round 1's clocks started.
+1. N players register through the registration service; registration closes 15 s later and
+   round 1 starts ``--closes-before`` seconds after that (default 0; meanwhile round 1 is
+   paired ahead), later rounds "0 minutes after the last game". Reported: how late round 1's
+   clocks started.
 2. Round 1 is played by bots over real websockets for ``--seconds`` at the stress pace
    (``bench_online``'s client: latency from a move to its view at the opponent and the
    spectators, deliveries lost), then every game still going ends by a resignation.
@@ -58,6 +60,10 @@ class Command(BaseCommand):
         parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne")
         parser.add_argument("--keep", action="store_true", help="keep the benchmark event")
         parser.add_argument(
+            "--closes-before", type=float, default=0, metavar="S",
+            help="registration closes S seconds before round 1 starts (round 1 is paired "
+                 "ahead meanwhile)")
+        parser.add_argument(
             "--last-game-after", type=float, default=0, metavar="S",
             help="round 1's last game ends S seconds after the others, as a round's longest "
                  "game does (0: all end together)")
@@ -67,7 +73,7 @@ class Command(BaseCommand):
             raise CommandError("--players must be even, between 4 and 2000")
         bench_urls("bench_autopilot", "", o["workers"])
         w = self.stdout.write
-        event = self.setup(o["players"])
+        event = self.setup(o["players"], o["closes_before"])
         workers = [AsgiServer(server=o["server"]) for _ in range(o["workers"])]
         timer = self.timer()
         try:
@@ -113,7 +119,7 @@ class Command(BaseCommand):
     def timer(self) -> AsgiServer:
         return AsgiServer(command=[sys.executable, "manage.py", "run_flag_timer"])
 
-    def setup(self, players: int) -> Event:
+    def setup(self, players: int, closes_before: float) -> Event:
         slug = f"bench-autopilot-{int(time.time())}"
         arbiter = get_user_model().objects.create_user(f"{slug}-arbiter")
         event = services.create_event(name="Self-running benchmark", slug=slug,
@@ -130,8 +136,9 @@ class Command(BaseCommand):
             autopilot.register(event, account, name=f"Player {n:04d}", rating=1000 + n)
         self.stdout.write(f"{players} players registered in {time.perf_counter() - began:.1f} s")
         self.analyze()
-        start = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=15)
-        autopilot.configure(event, {"first_round_at": start, "registration_closes_at": start},
+        closes = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=15)
+        start = closes + datetime.timedelta(seconds=closes_before)
+        autopilot.configure(event, {"first_round_at": start, "registration_closes_at": closes},
                             user=arbiter)
         return event
 

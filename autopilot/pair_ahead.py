@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
@@ -63,20 +64,22 @@ def last_game(latest: Round) -> Board | None:
 
 
 def ask(event: Event, number: int, *, board: Board | None = None,
-        withdrawn: frozenset[int] = frozenset()) -> bool:
+        withdrawn: Callable[[], frozenset[int]] = frozenset) -> bool:
     """Ask round ``number``'s pairing once: for each outcome of ``board``, the last game of
-    the round before, with ``withdrawn`` the players that round's closing will withdraw; or,
-    without a board, as the stored results stand (a closed round, the next not due yet). In
-    the background (``_submit``); whether it was asked now."""
+    the round before, with ``withdrawn()`` the players that round's closing will withdraw
+    (read only when asking: the tick calls this every second); or, without a board, as the
+    stored results stand (a closed round, the next not due yet). In the background
+    (``_submit``); whether it was asked now."""
     key = (event.pk, number, board.pk if board is not None else 0)
     with _lock:
         if key in _asked:
             return False
         _asked.difference_update({k for k in _asked if k[0] == key[0]})
         _asked.add(key)
+    leaving = withdrawn()
     for outcome in OUTCOMES if board is not None else (None,):
         _submit(pair_assuming, event.pk, number, board.pk if board else None, outcome,
-                withdrawn)
+                leaving)
     return True
 
 

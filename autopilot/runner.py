@@ -112,8 +112,8 @@ def _pair_ahead(pilot_id: int) -> None:
     if latest.status == Round.Status.CLOSED:
         pair_ahead.ask(event, latest.number + 1)
     elif (board := pair_ahead.last_game(latest)) is not None:
-        pair_ahead.ask(event, latest.number + 1, board=board,
-                       withdrawn=frozenset(withdrawn_at_close(pilot, latest.number)))
+        pair_ahead.ask(event, latest.number + 1, board=board, withdrawn=lambda: frozenset(
+            withdrawn_at_close(pilot, latest.number)))
 
 
 def plan_of(pilot: Autopilot) -> core.Plan:

@@ -55,6 +55,10 @@ class PressVet:
     holds; one without is asked every time.
     """
 
+    #: when the device keeping the clock took it, as the lock read it (``refusal``): the
+    #: press's credit counts its silence from then only (``clocks.services.press``)
+    holder_since_ms: int | None = None
+
     def __init__(self, token: str, guarded: bool = True, device: str | None = None) -> None:
         self.token = token
         self.guarded = guarded
@@ -62,10 +66,12 @@ class PressVet:
         self.guards = list(_press_guards.values()) if guarded else []
         self.columns = _TOKEN_COLUMNS + tuple(sql for _guard, sql in self.guards if sql)
 
-    def refusal(self, board_id: int, values: tuple, holder: str = "") -> str | None:
+    def refusal(self, board_id: int, values: tuple, holder: str = "",
+                holder_since_ms: int | None = None) -> str | None:
         """Raise ``TokenRefused`` if the token no longer opens the board; return why the
         players may not press it themselves, or None. ``values``: ``columns`` as read;
-        ``holder``: the device keeping the clock."""
+        ``holder``: the device keeping the clock, since ``holder_since_ms``."""
+        self.holder_since_ms = holder_since_ms
         if not _opens(values or None, self.token):
             board_for_token(self.token)
         held = iter(values[len(_TOKEN_COLUMNS):] if values else [True] * len(self.guards))

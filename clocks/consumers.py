@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import weakref
 from types import SimpleNamespace
 from typing import Any
@@ -32,7 +33,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from clocks import access, holder, links, press_threads, services
+from clocks import access, agents, groups, holder, links, press_threads, services
 from clocks.core.clock import IgnoredReason
 from clocks.core.hearing import Hearing
 from clocks.hall_feed import HALL_BATCH_S
@@ -42,6 +43,8 @@ from tournament.inputs.json_input import JSONRefused, read_json
 from tournament.models import Board, Round
 from tournament.permissions import visible_boards
 from tournament.texts.core_messages import json_text
+
+log = logging.getLogger(__name__)
 
 REFUSED_CLOSE_CODE = 4403
 ARBITER_COMMANDS = frozenset({"start", "pause", "resume", "adjust", "correct", "finish"})
@@ -163,6 +166,8 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
     groups_joined: list[str]
     language: str
     refused = False  # closed with the reason (``refuse``): what arrives after is not answered
+    #: the groups this socket joins: it handles every message they declare (``clocks.groups``)
+    listens: tuple[groups.Group, ...] = ()
 
     async def dispatch(self, message):
         """Call the message's handler, without Channels' ``close_old_connections`` first.
@@ -171,10 +176,15 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
         relayed to each socket waited in the one queue that the presses of the whole process
         use, for nothing: these consumers reach the database only through
         ``database_sync_to_async``, which closes old connections around every call itself.
+
+        A message without a handler is logged and dropped: the socket stays open (Channels
+        would close it with 1011, and a message any device can cause to be sent to a group
+        would close every socket in it; tests/clocks/test_groups.py keeps this from happening).
         """
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
+            log.error("%s has no handler for %r: dropped", type(self).__name__, message["type"])
+            return None
         if message["type"] not in SPOKEN:  # a relayed group message: nothing to say
             return await handler(message)
         if not hasattr(self, "language"):
@@ -215,10 +225,15 @@ class ClockSocket(AsyncJsonWebsocketConsumer):
         await self.error(message, fatal=True)
         await self.close(code=REFUSED_CLOSE_CODE)
 
-    async def join(self, *groups: str) -> None:
-        self.groups_joined = list(groups)
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+    async def join(self, *names: str) -> None:
+        """Join the channel-layer groups ``names``, each of a kind the class ``listens`` to."""
+        for name in names:
+            if not any(group.holds(name) for group in self.listens):
+                raise groups.UndeclaredMessage(f"{type(self).__name__} does not listen to "
+                                               f"{name!r}")
+        self.groups_joined = list(names)
+        for name in names:
+            await self.channel_layer.group_add(name, self.channel_name)
 
     async def disconnect(self, code):
         for group in getattr(self, "groups_joined", []):
@@ -266,6 +281,8 @@ def pong() -> str:
 
 class BoardSocket(ClockSocket):
     """A socket on one board's clock: snapshots, presses (``_press``) and arbiter commands."""
+
+    listens = (groups.BOARD,)
 
     async def __call__(self, scope, receive, send):
         """The page's heartbeat answered as it is read, before Channels' dispatch: each message
@@ -348,9 +365,9 @@ def press_reply(side: str, number: int, outcome: services.Outcome) -> dict[str, 
               else "duplicate" if reason is IgnoredReason.DUPLICATE else "refused")
     reply: dict[str, Any] = {"type": "pressed", "side": side, "press": number,
                              "status": status, "clock": outcome.snapshot}
-    if reason is not None:
-        reply |= {"reason": reason.value, "message": services.ignored_message(reason)}
     rec = outcome.reconciled
+    if reason is not None:
+        reply |= {"reason": reason.value, "message": services.refusal_text(reason, rec)}
     if rec is not None:
         reply |= {"late_ms": rec.late_ms, "dated": rec.dated.value}
     return reply
@@ -360,9 +377,12 @@ def _is_arbiter(board: Board, user) -> bool:
     return user is not None and board.round.event.is_arbiter(user)
 
 
-#: What a board page is told about the device keeping the clock (``{"type": "device", ...}``).
-def device_message(holds: bool, kept: bool, asked: bool = False) -> dict[str, Any]:
-    return {"type": "device", "holds": holds, "kept": kept, "asked": asked}
+def device_message(holds: bool, kept: bool, asked: bool = False,
+                   code: str | None = None) -> dict[str, Any]:
+    """What a board page is told about the device keeping the clock (``{"type": "device"}``):
+    whether this device keeps it, whether any does, whether this one asked the arbiter for it,
+    and this device's code, which the hall shows beside its request."""
+    return {"type": "device", "holds": holds, "kept": kept, "asked": asked, "code": code}
 
 
 class SilenceWatch:
@@ -410,11 +430,15 @@ class BoardConsumer(BoardSocket):
     (``clocks.core.hearing``); it watches the heartbeat for the hall (``SilenceWatch``), and
     knows whether its device keeps the clock (``holds``; the press's lock checks it again)."""
 
+    listens = (groups.BOARD, groups.DEVICE_SOCKET)
     #: set once the socket is accepted and watched; a refused socket hears no heartbeat
     hearing: Hearing | None = None
     device: str | None = None
+    opened_ms = 0
     holds = kept = False  # whether this device keeps the clock; whether any device does
-    silent = False
+    asked = False  # whether this device asked the arbiter for the clock
+    silent = False  # reported silent to the hall
+    in_burst = False  # reported heard again, but only in a silence's burst so far
     silence_report: asyncio.Task | None = None
 
     async def connect(self):
@@ -424,18 +448,18 @@ class BoardConsumer(BoardSocket):
         except (TokenRefused, ClockRefused) as refused:
             return await self.refuse(str(refused))
         await self.accept()
-        await self.join(services.board_group(self.board.pk))
+        await self.join(groups.BOARD.name(self.board.pk))
         self.device = device_of(self.scope)
         watch = SilenceWatch.of_this_loop()
-        mine = {sock.channel_name: sock.hearing.last_ms for sock in watch.sockets
+        mine = {sock.channel_name: sock.hearing.paced_ms for sock in watch.sockets
                 if sock.board.pk == self.board.pk and sock.device == self.device
                 and self.device is not None}
         snap, opening, kept = await database_sync_to_async(self._opened)(mine)
-        self.hearing = Hearing.opened(services.now_ms(), opening.last_heard_ms)
-        self.holds, self.kept = opening.holds, kept
+        self.opened_ms = services.now_ms()
+        self.hearing = Hearing.opened(self.opened_ms, opening.paced_ms)
+        self.holds, self.kept, self.asked = opening.holds, kept, opening.asked
         # what the page needs to start, in one message: the clock, and whether it keeps it
-        await self.send_json({"type": "snapshot", "clock": snap,
-                              "device": device_message(self.holds, kept)})
+        await self.send_json({"type": "snapshot", "clock": snap, "device": self.told()})
         for channel in opening.replaced:  # the device's older sockets: their pages stop
             await self.channel_layer.send(channel, {"type": "clock.replaced"})
         # from the start: a Wi-Fi that drops before the page's first ping is an outage too
@@ -455,20 +479,24 @@ class BoardConsumer(BoardSocket):
             return services.snapshot(self.board, now), opening, False
         return services.payload(self.board, clock.core, now), opening, bool(clock.holder)
 
-    async def report_link(self, silent_since: int | None = None, gone: bool = False) -> None:
+    async def report_link(self, silent_since: int | None = None, gone: bool = False,
+                          burst_since: int | None = None) -> None:
         await database_sync_to_async(links.socket_state)(
             self.board.pk, self.board.round_id, self.channel_name, services.now_ms(),
-            silent_since, gone, self.device, self.hearing.last_ms)
+            silent_since, gone, self.device, self.hearing.paced_ms, burst_since)
 
     async def heard(self) -> None:
-        """The page sent something: noted (``hearing``); after a silence, the device is
-        reported live again."""
+        """The page sent something: noted (``hearing``). After a silence the device is
+        reported heard again: in the silence's burst first (what TCP kept, what the page
+        queued: the silence is not over for a new socket on another worker), then at its pace
+        once it is back at it."""
         if self.hearing is None:  # refused, or not yet watched
             return
         self.hearing = self.hearing.heard(services.now_ms())
-        if self.silent:
-            self.silent = False
-            await self.report_link()
+        if self.silent or (self.in_burst and self.hearing.back):
+            self.silent, self.in_burst = False, not self.hearing.back
+            await self.report_link(burst_since=None if self.hearing.back
+                                   else self.hearing.paced_ms)
 
     def check_silence(self, now: int) -> None:
         """Report the device offline once its heartbeat is silent for ``links.SILENT_MS``: a
@@ -480,9 +508,9 @@ class BoardConsumer(BoardSocket):
         if self.kept and not self.holds:
             return
         if not self.silent and now - self.hearing.last_ms > links.SILENT_MS:
-            self.silent = True
+            self.silent, self.in_burst = True, False
             self.silence_report = asyncio.create_task(
-                self.report_link(silent_since=self.hearing.last_ms))
+                self.report_link(silent_since=self.hearing.paced_ms))
 
     async def disconnect(self, code):
         if self.hearing is not None:
@@ -493,14 +521,20 @@ class BoardConsumer(BoardSocket):
             await self.report_link(gone=True)
         await super().disconnect(code)
 
+    def told(self) -> dict[str, Any]:
+        """What the page is told about the device keeping the clock, and its own code."""
+        code = None if self.device is None else holder.device_code(self.device)
+        return device_message(self.holds, self.kept, self.asked, code)
+
     async def clock_holder(self, event):
         """The device keeping the clock changed (``clocks.holder``): tell the page, unless it
-        knows (the device that took the clock by opening the page was told with its snapshot)."""
+        knows (the device that took the clock by opening the page was told with its snapshot).
+        Every request was answered by the change."""
         holds = self.device is not None and event["holder"] == self.device
         kept = bool(event["holder"])
-        if (holds, kept) != (self.holds, self.kept):
-            self.holds, self.kept = holds, kept
-            await self.send_json(device_message(holds, kept))
+        if (holds, kept, False) != (self.holds, self.kept, self.asked):
+            self.holds, self.kept, self.asked = holds, kept, False
+            await self.send_json(self.told())
 
     async def clock_replaced(self, event):
         """The same device opened the board again (a reload, another tab): one page per device
@@ -519,17 +553,29 @@ class BoardConsumer(BoardSocket):
         agreed = content.get("agreed")
         if not self.is_arbiter and (not isinstance(agreed, list) or sorted(agreed) != ["A", "B"]):
             raise BadMessage(_("Both players must agree to keep the clock on this device."))
+        driven = await database_sync_to_async(access.press_refusal)(self.board.pk)
+        if driven:  # an online game's clock moves with its moves: no device keeps it
+            raise BadMessage(driven)
         user = self.scope.get("user")
         arbiter = self.is_arbiter and await database_sync_to_async(access.still_arbiter)(
             self.board.round.event, user)
+        asking = {"opened_ms": self.opened_ms, "agent": agents.browser_of(self.user_agent())}
         outcome = await database_sync_to_async(holder.take_over)(
             self.board, self.device, now=services.now_ms(),
-            who=user.get_username() if arbiter else "players", user=user, arbiter=arbiter)
-        if outcome == holder.ASKED:
-            await self.send_json(device_message(False, True, asked=True))
-        elif not self.holds:  # it keeps it: told at once (the board's sockets are told too)
+            who=user.get_username() if arbiter else "players", user=user, arbiter=arbiter,
+            asking=asking)
+        # answered at once, whatever the outcome (the board's other sockets are told too)
+        self.asked = outcome == holder.ASKED
+        if not self.asked:
             self.holds = self.kept = True
-            await self.send_json(device_message(True, True))
+        await self.send_json(self.told())
+
+    def user_agent(self) -> str:
+        """The browser the socket's page runs in, as its handshake named it."""
+        for name, value in self.scope.get("headers", []):
+            if name.lower() == b"user-agent":
+                return value.decode("latin-1")
+        return ""
 
     def _load(self, token: str) -> tuple[Board, bool]:
         board = board_for_token(token)
@@ -545,8 +591,7 @@ class BoardConsumer(BoardSocket):
         # device keeping the clock: read by the statement that locks the clock
         vet = access.PressVet(self.board.token, guarded=not arbiter, device=self.device)
         if measured is not None:  # credited at most the silence the server observed
-            measured = dataclasses.replace(measured,
-                                           heard_ms=self.hearing.silent_from(arrived))
+            measured = dataclasses.replace(measured, silence=self.hearing.silence())
         return services.press(self.board, side, number, who=who, user=user, measured=measured,
                               arrived_ms=arrived, vet=vet)
 
@@ -567,7 +612,7 @@ class SpectateConsumer(BoardSocket):
             return await self.refuse(_("There is no live clock for this board."))
         self.board, self.is_arbiter = loaded
         await self.accept()
-        await self.join(services.board_group(self.board.pk))
+        await self.join(groups.BOARD.name(self.board.pk))
         await self.send_snapshot()
 
     def _load(self, board_id: int) -> tuple[Board, bool] | None:
@@ -593,6 +638,7 @@ class HallConsumer(ClockSocket):
     """``ws/hall/<round_id>/``: the arbiters' view of a whole round, batched."""
 
     is_arbiter = True
+    listens = (groups.ROUND,)
 
     async def connect(self):
         round_id = self.scope["url_route"]["kwargs"]["round_id"]
@@ -603,7 +649,7 @@ class HallConsumer(ClockSocket):
         self.flusher: asyncio.Task | None = None
         self.last_flush = 0.0
         await self.accept()
-        await self.join(services.round_group(self.round.pk))
+        await self.join(groups.ROUND.name(self.round.pk))
         await self.send_json({"type": "hall", "boards": boards})
 
     def _load(self, round_id: int):
@@ -665,12 +711,19 @@ class HallConsumer(ClockSocket):
         if kind == "seen":  # the arbiter has looked at a board's reconciled presses
             board = await database_sync_to_async(self._board)(_int(content, "board"))
             return await database_sync_to_async(links.seen)(board.pk, board.round_id)
-        if kind == "hand_over":  # the clock to the device that asked, or freed (clocks.holder)
+        if kind == "hand_over":  # the clock to a device that asked, or freed (clocks.holder)
             board = await database_sync_to_async(self._board)(_int(content, "board"))
-            outcome = await database_sync_to_async(holder.hand_over)(
-                board, now=services.now_ms(), user=self.scope["user"])
+            device = content.get("device")
+            if device is not None and not (isinstance(device, str) and len(device) <= 64):
+                raise BadMessage(_("'device' must be a device asking to keep the clock."))
+            try:
+                outcome, code = await database_sync_to_async(holder.hand_over)(
+                    board, now=services.now_ms(), user=self.scope["user"], device=device)
+            except holder.HandOverRefused as refused:
+                raise BadMessage(str(refused)) from None
             return await self.send_json({"type": "done", "action": "hand_over",
-                                         "board": board.pk, "outcome": outcome})
+                                         "board": board.pk, "outcome": outcome,
+                                         "device": code})
         raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
 
     def _board(self, board_id: int) -> Board:

@@ -21,7 +21,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from clocks import server_context, services  # services uses this module too: functions only
+from clocks import groups, server_context
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def send(items: Items) -> None:
     if loop is not None and loop.is_running():
         loop.call_soon_threadsafe(_feed(loop).add, items)
     else:
-        services.broadcast([(services.round_group(r), event(b)) for r, b in items.items()])
+        groups.broadcast([(groups.ROUND.name(r), event(b)) for r, b in items.items()])
 
 
 class _Feed:
@@ -89,7 +89,7 @@ async def _send_all(pending: dict[int, dict[int, tuple[int, str]]]) -> None:
         return
     for round_id, boards in pending.items():
         items = [(board, version, text) for board, (version, text) in boards.items()]
-        await layer.group_send(services.round_group(round_id), event(items))
+        await layer.group_send(groups.ROUND.name(round_id), event(items))
 
 
 def _sent(task: asyncio.Task) -> None:

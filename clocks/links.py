@@ -17,9 +17,15 @@ otherwise stay listed as live for ever; the page reconnects to another worker, w
 them.
 
 One device keeps a board's clock (``Clock.holder``, ``clocks.holder``): the hall's link is that
-device's, live or offline since the last time the server heard it (``heard``: each device's
-last message, recorded when its socket falls silent or closes); other devices on the board are
-counted as viewers.
+device's, live or offline since the last time the server heard it at its pace (``heard``: each
+device's, recorded when its socket falls silent or closes); other devices on the board are
+counted as viewers, and those asking to keep the clock are listed (``requests``: one per
+device, with when its page opened and what browser it is).
+
+A socket's entry is ``live``, the time since which it is silent, or ``{"burst": ms}``: heard
+again after a silence, but only in the burst that ended it (late bytes TCP kept, a queue sent
+at once), not yet at its pace, so that a device's new socket on another worker still counts
+its silence from ``ms`` (``clocks.core.hearing``).
 """
 
 from __future__ import annotations
@@ -30,15 +36,18 @@ from typing import Any
 
 from django.db import transaction
 
-from clocks import services  # services uses this module too: only its functions are called
+from clocks import groups
 from clocks.core.clock import Dated, Reconciliation
 from clocks.models import Clock
 
 SILENT_MS = 3_000  # no heartbeat for this long: the board's device is offline
-NOTABLE_CREDIT_MS = 3_000  # a press credited this much (dated before its arrival) is shown
+#: a press credited this much (dated before its arrival) is shown: more than a live link at
+#: the page's pace gets (the transport allowance) and more than its heartbeat's jitter
+NOTABLE_CREDIT_MS = 2_000
 NOTABLE_CLAIM_MS = 1_000  # so is a device claiming this much more than the server observed
 NOTES_KEPT = 5
 HEARD_KEPT = 4  # devices whose last message is remembered (the holder and a few others)
+REQUESTS_KEPT = 5  # devices asking to keep the clock, the latest
 LIVE = "live"
 
 Change = Callable[[dict[str, Any], Clock], dict[str, Any]]
@@ -50,9 +59,34 @@ def worth_a_look(reconciled: Reconciliation | None) -> bool:
     withdrawing a flag, or limited by the budget (ordinary network lag is not worth it)."""
     if reconciled is None:
         return False
-    return (reconciled.late_ms >= NOTABLE_CREDIT_MS or reconciled.unflagged
+    return (reconciled.late_ms >= NOTABLE_CREDIT_MS or reconciled.before_flag
             or reconciled.dated is Dated.BUDGET or reconciled.before_commands > 0
             or reconciled.claimed_ms - reconciled.late_ms >= NOTABLE_CLAIM_MS)
+
+
+def is_live(state: Any) -> bool:
+    """A socket's entry says it is heard (at its pace, or in a burst after a silence)."""
+    return state == LIVE or isinstance(state, dict)
+
+
+def paced_of(state: Any) -> int | None:
+    """When a socket's device was last heard at its pace, as its entry says (None: live, so
+    not known outside the worker that serves it)."""
+    if isinstance(state, dict):
+        return state["burst"]
+    return state if isinstance(state, int) else None
+
+
+def last_heard(link: dict[str, Any], device: str, now: int) -> int | None:
+    """When the server last heard ``device`` at its pace: ``now`` while one of its sockets is
+    heard, else the latest its sockets and ``heard`` recorded (None: never)."""
+    sockets, devices = link.get("sockets", {}), link.get("devices", {})
+    states = [sockets[c] for c in sockets if devices.get(c) == device]
+    if any(is_live(state) for state in states):
+        return now
+    times = [t for t in (paced_of(state) for state in states) if t is not None]
+    heard = link.get("heard", {}).get(device)
+    return max([*times, *([] if heard is None else [heard])], default=None)
 
 
 def public(link: dict[str, Any], holder: str = "") -> dict[str, Any]:
@@ -63,21 +97,21 @@ def public(link: dict[str, Any], holder: str = "") -> dict[str, Any]:
     presses not seen yet) and their ``notes``."""
     sockets, devices = link.get("sockets", {}), link.get("devices", {})
     held = [c for c in sockets if devices.get(c) == holder] if holder else list(sockets)
-    viewers = sum(1 for c, v in sockets.items() if v == LIVE and c not in held)
-    if any(sockets[c] == LIVE for c in held):
+    viewers = sum(1 for c, v in sockets.items() if is_live(v) and c not in held)
+    if any(is_live(sockets[c]) for c in held):
         state, since = "live", None
     elif holder:
-        silent = [sockets[c] for c in held if isinstance(sockets[c], int)]
-        heard = link.get("heard", {}).get(holder)
-        since = max([*silent, *([] if heard is None else [heard])], default=None)
+        since = last_heard(link, holder, 0)
         state = "none" if since is None else "offline"
     else:
         since = link.get("since_ms")
         state = "none" if since is None else "offline"
-    request = link.get("request")
+    connected = {devices.get(c) for c, v in sockets.items() if is_live(v)}
+    requests = sorted(({"device": device, **asked, "connected": device in connected}
+                       for device, asked in link.get("requests", {}).items()),
+                      key=lambda r: r["at_ms"])
     return {"state": state, "since_ms": since, "viewers": viewers,
-            "holder": link.get("holder") if holder else None,
-            "request": None if request is None else request["at_ms"],
+            "holder": link.get("holder") if holder else None, "requests": requests,
             "marked": link.get("marked", 0), "notes": link.get("notes", [])}
 
 
@@ -94,48 +128,56 @@ def update(board_id: int, round_id: int, change: Change) -> Clock | None:
         link = change(dict(clock.link), clock)
         if link == clock.link and clock.holder == holder:
             return clock
-        Clock.objects.filter(pk=clock.pk).update(link=link, holder=clock.holder)
+        Clock.objects.filter(pk=clock.pk).update(link=link, holder=clock.holder,
+                                                 holder_since_ms=clock.holder_since_ms)
         clock.link = link
         after = public(link, clock.holder)
         if after != before:
             event = {"type": "clock.link", "board": board_id, "link": after}
             transaction.on_commit(
-                lambda: services.broadcast([(services.round_group(round_id), event)]),
+                lambda: groups.broadcast([(groups.ROUND.name(round_id), event)]),
                 robust=True)
     return clock
 
 
-def _heard(link: dict[str, Any], device: str | None, at_ms: int | None) -> None:
-    """Remember when ``device`` was last heard (its socket fell silent or closed)."""
+def _heard(link: dict[str, Any], device: str | None, at_ms: int | None,
+           holder: str = "") -> None:
+    """Remember when ``device`` was last heard at its pace (its socket fell silent or closed);
+    the device keeping the clock is never forgotten for others."""
     if device is None or at_ms is None:
         return
     heard = dict(link.get("heard", {}))
     heard.pop(device, None)
     heard[device] = max(at_ms, link.get("heard", {}).get(device, at_ms))
-    link["heard"] = dict(list(heard.items())[-HEARD_KEPT:])
+    others = [d for d in heard if d != holder]
+    for old in others[:max(0, len(heard) - HEARD_KEPT)]:
+        heard.pop(old)
+    link["heard"] = heard
 
 
 def _since(link: dict[str, Any], sockets: dict[str, Any], was_live: bool, now: int) -> None:
     """``since_ms``: since when no socket of the board is live (the hall's time when no device
     keeps the clock)."""
-    if LIVE in sockets.values():
+    if any(is_live(v) for v in sockets.values()):
         link.pop("since_ms", None)
     elif was_live or "since_ms" not in link:
-        silent = [v for v in sockets.values() if isinstance(v, int)]
+        silent = [t for t in (paced_of(v) for v in sockets.values()) if t is not None]
         link["since_ms"] = max(silent) if silent else now
 
 
 @dataclass(frozen=True)
 class Opening:
     """What a board socket learns as it opens: the clock row its report locked, whether its
-    device keeps the clock, when the server last heard the device before this socket (None:
-    not known, no silence is credited: ``clocks.core.hearing``) and the device's older sockets
-    it replaces (their pages are told to stop)."""
+    device keeps the clock, when the server last heard the device at its pace before this
+    socket (None: not known, no silence is credited: ``clocks.core.hearing``), the device's
+    older sockets it replaces (their pages are told to stop) and whether the device has asked
+    to keep the clock (``clocks.holder``)."""
 
     clock: Clock | None
     holds: bool
-    last_heard_ms: int | None
+    paced_ms: int | None
     replaced: tuple[str, ...]
+    asked: bool = False
 
 
 def opened(board_id: int, round_id: int, channel: str, now: int, device: str | None,
@@ -144,25 +186,24 @@ def opened(board_id: int, round_id: int, channel: str, now: int, device: str | N
     """A board socket opened for ``device``: listed live, replacing the device's older sockets.
     ``claim`` (``clocks.holder``) gives the clock to the device if no device has ever kept it.
     ``live_elsewhere``: this process's older sockets of the device by channel, with the last
-    time each heard it (the others' last messages are known only once reported)."""
+    time each heard it at its pace (the others' are known only once reported)."""
     found: dict[str, Any] = {}
 
     def change(link: dict[str, Any], clock: Clock) -> dict[str, Any]:
         sockets = dict(link.get("sockets", {}))
         devices = dict(link.get("devices", {}))
-        was_live = LIVE in sockets.values()
+        was_live = any(is_live(v) for v in sockets.values())
         older = [c for c, d in devices.items() if device is not None and d == device]
         heard = link.get("heard", {}).get(device) if device is not None else None
         unknown = False
         for old in older:
             state = sockets.pop(old, None)
             devices.pop(old)
-            if old in (live_elsewhere or {}):
-                heard = max(heard or 0, live_elsewhere[old])
-            elif state == LIVE:  # another worker's, or a dead one's: its last message unknown
-                unknown = True
-            elif isinstance(state, int):
-                heard = max(heard or 0, state)
+            paced = (live_elsewhere or {}).get(old, paced_of(state))
+            if paced is None:  # live in another worker, or a dead one: its pace not known
+                unknown = unknown or state is not None
+            else:
+                heard = max(heard or 0, paced)
         sockets[channel] = LIVE
         if device is not None:
             devices[channel] = device
@@ -170,34 +211,40 @@ def opened(board_id: int, round_id: int, channel: str, now: int, device: str | N
         _since(link, sockets, was_live, now)
         if claim is not None and device is not None:
             claim(link, clock, device, now)
-        found.update(replaced=tuple(older), heard=None if unknown else heard)
+        found.update(replaced=tuple(older), heard=None if unknown else heard,
+                     asked=device is not None and device in link.get("requests", {}))
         return link
 
     clock = update(board_id, round_id, change)
     holds = clock is not None and device is not None and clock.holder == device
-    return Opening(clock, holds, found.get("heard"), found.get("replaced", ()))
+    return Opening(clock, holds, found.get("heard"), found.get("replaced", ()),
+                   found.get("asked", False))
 
 
 def socket_state(board_id: int, round_id: int, channel: str, now: int,
                  silent_since: int | None = None, gone: bool = False,
-                 device: str | None = None, heard_ms: int | None = None) -> Clock | None:
-    """A board socket was heard again (live), went silent since ``silent_since``, or closed
-    (``gone``, its device last heard at ``heard_ms``). Returns the clock row the report
-    locked (``update``)."""
+                 device: str | None = None, heard_ms: int | None = None,
+                 burst_since: int | None = None) -> Clock | None:
+    """A board socket was heard again at its pace (live), heard again in the burst that ended
+    its silence since ``burst_since`` (not yet at its pace), went silent since
+    ``silent_since``, or closed (``gone``, its device last heard at its pace at ``heard_ms``).
+    Returns the clock row the report locked (``update``)."""
 
-    def change(link: dict[str, Any], _clock: Clock) -> dict[str, Any]:
+    def change(link: dict[str, Any], clock: Clock) -> dict[str, Any]:
         sockets = dict(link.get("sockets", {}))
         devices = dict(link.get("devices", {}))
-        was_live = LIVE in sockets.values()
+        was_live = any(is_live(v) for v in sockets.values())
         if channel not in sockets:
             return link  # a socket its device replaced (``opened``) going quiet or closing
         if gone:
             sockets.pop(channel, None)
             devices.pop(channel, None)
-            _heard(link, device, heard_ms)
+            _heard(link, device, heard_ms, clock.holder)
+        elif silent_since is not None:
+            sockets[channel] = silent_since
+            _heard(link, device, silent_since, clock.holder)
         else:
-            sockets[channel] = LIVE if silent_since is None else silent_since
-            _heard(link, device, silent_since)
+            sockets[channel] = LIVE if burst_since is None else {"burst": burst_since}
         link["sockets"], link["devices"] = sockets, devices
         _since(link, sockets, was_live, now)
         return link

@@ -37,6 +37,11 @@ class Clock(models.Model):
     #: column of its own, so that the press's lock statement reads it with the state.
     holder = models.CharField(_("device keeping the clock"), max_length=64, blank=True,
                               default="")
+    #: When the device keeping the clock took it (server ms; None: no device ever did): its
+    #: presses are credited for the silence it kept the clock through, not for time it spent
+    #: watching before (``clocks.core.hearing.Silence.since``).
+    holder_since_ms = models.BigIntegerField(_("device keeping the clock since (ms)"),
+                                             null=True, blank=True)
 
     class Meta:
         verbose_name = _("clock")

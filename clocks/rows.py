@@ -85,7 +85,7 @@ def _clock_tables() -> str:
 @cache
 def _select_sql(vendor: str, for_update: bool, columns: tuple[str, ...]) -> str:
     tables = _clock_tables() if columns else f"{_q(Clock._meta.db_table)} c"
-    sql = (f"SELECT c.{_q('id')}, c.{_q('state')}, c.{_q('holder')}"
+    sql = (f"SELECT c.{_q('id')}, c.{_q('state')}, c.{_q('holder')}, c.{_q('holder_since_ms')}"
            + "".join(f", {c}" for c in columns)
            + f" FROM {tables} WHERE c.{_q('board_id')} = %s")
     return sql + (" FOR UPDATE OF c" if for_update else "")
@@ -173,8 +173,8 @@ def lock(board_id: int, columns: tuple[str, ...] = ()) -> tuple[Clock | None, tu
     Only the clock row is locked (PostgreSQL would lock every joined row otherwise, and every
     press of a round would wait for the others on the round's row); on SQLite the immediate
     transaction already holds the database's write lock. The instance carries ``pk``,
-    ``board_id``, ``state`` and ``holder`` only: enough for the services, which save it with
-    ``save``.
+    ``board_id``, ``state``, ``holder`` and ``holder_since_ms`` only: enough for the services,
+    which save it with ``save``.
     """
     if not SQL:
         clock = Clock.objects.select_for_update().filter(board_id=board_id).first()
@@ -185,7 +185,8 @@ def lock(board_id: int, columns: tuple[str, ...] = ()) -> tuple[Clock | None, tu
     if row is None:
         return None, ()
     state = row[1] if isinstance(row[1], dict) else json.loads(row[1])
-    return Clock(pk=row[0], board_id=board_id, state=state, holder=row[2]), row[3:]
+    return Clock(pk=row[0], board_id=board_id, state=state, holder=row[2],
+                 holder_since_ms=row[3]), row[4:]
 
 
 def save(clock: Clock, entries: list[LogRow]) -> None:

@@ -12,28 +12,22 @@ The server's time comes from ``now_ms`` only, so tests replace that one function
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clocks import access, hall_feed, links, rows, server_context
+from clocks import access, groups, hall_feed, links, rows, server_context
 from clocks.core import clock as core
 from clocks.core.clock import ClockState, IgnoredReason, Press, Reconciliation, Side
+from clocks.core.hearing import Silence
 from clocks.models import Clock, ClockLogEntry, compact
 from tournament.models import Board, Round
-
-log = logging.getLogger(__name__)
 
 FLAG_TIMER = "flag timer"
 Action = ClockLogEntry.Action
@@ -42,14 +36,6 @@ Action = ClockLogEntry.Action
 def now_ms() -> int:
     """The server's time in milliseconds: the one clock every service reads."""
     return time.time_ns() // 1_000_000
-
-
-def board_group(board_id: int) -> str:
-    return f"clock.board.{board_id}"
-
-
-def round_group(round_id: int) -> str:
-    return f"clock.round.{round_id}"
 
 
 class ClockRefused(Exception):
@@ -104,6 +90,16 @@ def ignored_message(reason: IgnoredReason) -> str:
     }[reason]
 
 
+def refusal_text(reason: IgnoredReason, rec: Reconciliation | None) -> str:
+    """Why a press the device measured was not counted, for the players' screen: as
+    ``ignored_message``, and for a press its device made before the flag fell, that too."""
+    if reason is IgnoredReason.FLAGGED and rec is not None and rec.before_flag:
+        return _("This side's time ran out on the server before this press arrived, though "
+                 "this device made it before the flag fell: a fallen flag stands. The arbiter "
+                 "has been told and may give the time back.")
+    return ignored_message(reason)
+
+
 def reconciliation_text(number: int, rec: Reconciliation) -> str:
     """The line the hall shows for a press the device measured (the log keeps its numbers)."""
     values = {"n": number, "measured": rec.measured_ms / 1000, "late": rec.late_ms / 1000,
@@ -126,7 +122,10 @@ def reconciliation_text(number: int, rec: Reconciliation) -> str:
         text += ngettext(", placed before the command the arbiter gave meanwhile",
                          ", placed before the %(commands)d commands the arbiter gave meanwhile",
                          rec.before_commands) % values
-    return text + (_(", the flag withdrawn") if rec.unflagged else "")
+    if rec.before_flag:
+        text += _(": the board made it before the flag fell, but a fallen flag stands; the "
+                  "arbiter may give the time back")
+    return text
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -220,7 +219,8 @@ def _locked(board: Board, vet: access.PressVet | None = None) -> Clock:
     if clock is None:
         clock_for(board)
         clock, values = rows.lock(board.pk, columns)
-    refusal = None if vet is None else vet.refusal(board.pk, values, clock.holder)
+    refusal = None if vet is None else vet.refusal(board.pk, values, clock.holder,
+                                                    clock.holder_since_ms)
     if refusal:
         raise ClockRefused(refusal)
     clock.board = board
@@ -373,11 +373,11 @@ def publish(messages: Iterable[tuple[int, int, dict[str, Any]]],
         text = snapshot_json(snap)
         # the text only, and the version to order by: every receiving worker decodes the
         # message, and no socket needs the snapshot as a dictionary
-        events.append((board_group(board_id), {"type": "clock.snapshot", "version":
-                                               snap["version"], "json": text,
-                                               **attached.get(board_id, {})}))
+        events.append((groups.BOARD.name(board_id), {
+            "type": "clock.snapshot", "version": snap["version"], "json": text,
+            **attached.get(board_id, {})}))
         halls.setdefault(round_id, []).append((board_id, snap["version"], text))
-    broadcast(events)
+    groups.broadcast(events)
     hall_feed.send(halls)
     deadlines = [snap["deadline_ms"] for _b, _r, snap in messages if snap["deadline_ms"]]
     server_context.notify(min(deadlines, default=None))
@@ -388,54 +388,6 @@ def snapshot_json(snap: dict[str, Any]) -> str:
     hall view sends this text as it is (``clocks.consumers``) instead of encoding the same
     snapshot again, up to eight times a press."""
     return json.dumps(snap, separators=(",", ":"))
-
-
-def broadcast(events: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send ``(group, event)`` pairs on the channel layer (call it after commit).
-
-    Inside a server the sending is handed to the server's event loop without waiting (see
-    :func:`publish`); elsewhere it sends and waits. The online games' views use it too.
-    """
-    layer = get_channel_layer()
-    if layer is None or not events:
-        return
-    loop = server_context.server_loop.get()
-    if loop is not None and loop.is_running() and not _in_loop(loop):
-        future = asyncio.run_coroutine_threadsafe(_send_all(layer, events), loop)
-        future.add_done_callback(_log_failure)
-    elif _loop_here():
-        # sync code called under another event loop (a browser test drives the page from the
-        # thread that runs Playwright's): AsyncToSync cannot run here, a helper thread can
-        sender = threading.Thread(target=async_to_sync(_send_all), args=(layer, events))
-        sender.start()
-        sender.join()
-    else:
-        async_to_sync(_send_all)(layer, events)
-
-
-def _loop_here() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
-
-
-def _log_failure(future) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.error("clock snapshot not broadcast", exc_info=future.exception())
-
-
-async def _send_all(layer, events: list[tuple[str, dict[str, Any]]]) -> None:
-    for group, event in events:
-        await layer.group_send(group, event)
 
 
 # --- the commands -------------------------------------------------------------------------
@@ -455,15 +407,15 @@ def start(board: Board, *, who: str, user=None) -> Outcome:
 class Measured:
     """What a device sent with a press: the turn's running time on its own clock and, from the
     board's device, the arbiter epoch of its last snapshot; what the server observed of the
-    device's link: ``heard_ms``, where the silence before the press began (None: none, the
-    press gets the transport allowance; ``clocks.core.hearing``); ``cap_ms`` for a player's
-    own device (an online seat: lag compensation, at most that much per press). See
-    ``ClockState.press``."""
+    device's link: the ``silence`` whose burst the press is in (None: none, the press gets the
+    transport allowance; ``clocks.core.hearing``), counted for the device keeping the clock
+    only from when it took it (``press``); ``cap_ms`` for a player's own device (an online
+    seat: lag compensation, at most that much per press). See ``ClockState.press``."""
 
     elapsed_ms: int
     epoch: int | None = None
     cap_ms: int | None = None
-    heard_ms: int | None = None
+    silence: Silence | None = None
 
 
 #: An online seat's lag is credited up to this much per move (lichess credits about as much).
@@ -471,14 +423,21 @@ ONLINE_LAG_CAP_MS = 1_000
 
 
 def _press_change(side: Side, press_number: int, measured: Measured | None = None,
-                  budget_ms: int = 0) -> Change:
+                  budget_ms: int = 0, vet: access.PressVet | None = None) -> Change:
+    """The press as a change of the locked clock. From the board's device (``vet``), the
+    silence counts only from when the device took the clock, as the lock read it: a device
+    that watched before taking the clock over was not its keeper's silence."""
+
     def change(state: ClockState, now: int):
+        silence = None if measured is None else measured.silence
+        if silence is not None and vet is not None and vet.guarded:
+            silence = silence.since(vet.holder_since_ms)
         if measured is None:
             result = state.press(side, press_number, now)
         else:
             result = state.press(side, press_number, now, measured_ms=measured.elapsed_ms,
                                  epoch=measured.epoch, budget_ms=budget_ms,
-                                 heard_ms=measured.heard_ms, cap_ms=measured.cap_ms)
+                                 silence=silence, cap_ms=measured.cap_ms)
         rec = result.reconciled
         if result.press is None:
             return result.state, {"_ignored": result.ignored, "_reconciled": rec}
@@ -492,8 +451,8 @@ def _press_change(side: Side, press_number: int, measured: Measured | None = Non
             detail["reconciled"] = {
                 "measured_ms": rec.measured_ms, "late_ms": rec.late_ms,
                 "dated": rec.dated.value, "budget_used_ms": rec.cost_ms,
-                "unflagged": rec.unflagged, "claimed_ms": rec.claimed_ms,
-                "heard_ms": measured.heard_ms, "epoch": measured.epoch,
+                "claimed_ms": rec.claimed_ms, "epoch": measured.epoch,
+                "silence_ms": None if silence is None else [silence.from_ms, silence.to_ms],
                 "before_commands": rec.before_commands,
             }
         return result.state, detail
@@ -513,7 +472,7 @@ def press(board: Board, side: Side | str, press_number: int, *, who: str, user=N
     right to press, checked under the lock (``ClockRefused`` with the guard's reason,
     ``TokenRefused``).
     """
-    change = _press_change(Side(side), press_number, measured, _budget_ms(board))
+    change = _press_change(Side(side), press_number, measured, _budget_ms(board), vet)
     outcome = _change(board, Action.PRESS, who, user, change, arrived_ms, vet)
     if links.worth_a_look(outcome.reconciled):
         links.mark(board.pk, board.round_id,

@@ -24,6 +24,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from clocks import groups
 from clocks import services as clock_services
 from clocks.consumers import BadMessage, ClockSocket, pong
 from games.models import OnlineGame
@@ -47,10 +48,12 @@ class GameSocket(ClockSocket):
 
     withdrawn = False  # the link was reissued: this socket sends nothing more
 
-    async def start(self, *groups: str) -> None:
+    listens = (groups.BOARD,)
+
+    async def start(self, *names: str) -> None:
         self.board = self.game.board
         await self.accept()
-        await self.join(clock_services.board_group(self.board.pk), *groups)
+        await self.join(groups.BOARD.name(self.board.pk), *names)
         await self.send_view()
 
     async def send_view(self) -> None:
@@ -88,6 +91,10 @@ class GameSocket(ClockSocket):
         self.clock_version = version
         await self.send(text_data='{"type":"clock","clock":' + event["json"] + "}")
 
+    async def clock_holder(self, event):
+        """Ignored on purpose: an online game's clock moves with its moves, and no device keeps
+        it (a board page opened with the board's link may still ask, and is refused)."""
+
     async def receive_json(self, content, **kwargs):
         kind = content["type"]
         if kind == "ping":  # the seat page's heartbeat (docs/online-protocol.md)
@@ -109,6 +116,8 @@ class GameSocket(ClockSocket):
 
 class PlayConsumer(GameSocket):
     """``ws/play/<token>/``: one seat of one online game."""
+
+    listens = (groups.BOARD, online.LINK)
 
     async def connect(self):
         self.token = self.scope["url_route"]["kwargs"]["token"]

@@ -53,6 +53,7 @@ from clocks.core.clock_types import (
     TurnRecord,
     UnknownChoiceError,
 )
+from clocks.core.hearing import Silence
 from clocks.core.timecontrol import DEFAULT_TIME_CONTROL, MAX_SECONDS, TimeControl, TimeControlError
 
 __all__ = [
@@ -232,7 +233,7 @@ class ClockState:
         measured_ms: int | None = None,
         epoch: int | None = None,
         budget_ms: int = 0,
-        heard_ms: int | None = None,
+        silence: Silence | None = None,
         cap_ms: int | None = None,
     ) -> PressResult:
         """``side`` ends its turn; ``press_number`` is the press number its client last saw.
@@ -246,9 +247,9 @@ class ClockState:
         the arbiter epoch of the device's last snapshot: the press is then dated where the
         device saw it (``clocks.core.reconcile``), so that a press that waited in the device's
         queue through a Wi-Fi outage costs its side nothing more, but never more than the
-        silence the server observed on the device's link since ``heard_ms`` (None: none, the
-        transport allowance only; ``clocks.core.hearing``); ``budget_ms`` bounds the game's
-        total compensation. ``cap_ms`` is for a player's own device (an online seat), which
+        ``silence`` the server observed on the device's link allows (None: none, the transport
+        allowance only; ``clocks.core.hearing``); ``budget_ms`` bounds the game's total
+        compensation. ``cap_ms`` is for a player's own device (an online seat), which
         cannot keep the game's time: at most that much is credited per press (lichess's lag
         compensation), and its flags stand.
         """
@@ -265,7 +266,7 @@ class ClockState:
                 return PressResult(self, None, ignored)
             return state._complete_turn(side, now, now, None)
         return reconcile.measured_press(self, state, side, press_number, now, measured_ms, epoch,
-                                        budget_ms, heard_ms, cap_ms)
+                                        budget_ms, silence, cap_ms)
 
     def pause(self, now_ms: int) -> ClockState:
         """Stop the running clock, remembering whose turn resumes (and how much of it is gone)."""

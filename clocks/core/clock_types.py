@@ -165,18 +165,19 @@ class Reconciliation:
     """How a press measured by the board's device was placed: ``late_ms`` is how much earlier
     than its arrival it was dated (0 on arrival: the credit the press got), ``cost_ms`` how
     much of the game's budget that took (presses queued in one outage share its time: see
-    ``clocks.core.reconcile.budget_cost``), ``unflagged`` whether it withdrew a flag.
-    ``claimed_ms`` is the credit the device's measurement asked for (``late_ms`` when nothing
-    bounded it), ``before_commands`` how many arbiter commands the device had not seen and the
-    press was placed before."""
+    ``clocks.core.reconcile.budget_cost``). ``claimed_ms`` is the credit the device's
+    measurement asked for (``late_ms`` when nothing bounded it), ``before_commands`` how many
+    arbiter commands the device had not seen and the press was placed before. ``before_flag``:
+    a press refused because its side's flag had fallen, which the device made before the
+    deadline within what the server observed (the flag stands: the arbiter judges)."""
 
     measured_ms: int
     late_ms: int
     dated: Dated
     cost_ms: int = 0
-    unflagged: bool = False
     claimed_ms: int = 0
     before_commands: int = 0
+    before_flag: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +198,7 @@ class PressResult:
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
     """The turn a flag ended, kept until the next change so that a late press measured by the
-    device can show that the side pressed in time (the flag is then withdrawn)."""
+    device can show that the side pressed in time (the flag stands; the arbiter is told)."""
 
     side: Side
     started_ms: int  # start of the turn's last running stretch

@@ -6,10 +6,10 @@ the running time of the turn it ends on the device's clock, and ``epoch``, the a
 the device's last snapshot (``ClockState.press``). The server dates the press ``late`` ms before
 its arrival, where the device saw it, but never trusts the device beyond what it observed:
 
-- **Silence.** The credit is at most the silence the server observed on the device's link
-  before the press arrived (``clocks.core.hearing``; ``heard_ms`` is where it began), at
-  least the transport allowance: a device heard throughout gets about a second, however much
-  it claims (``Dated.HEARD``).
+- **Silence.** The credit is at most the transport allowance plus the silence the server
+  observed on the device's link beyond the page's heartbeat (``clocks.core.hearing``,
+  ``Silence``): a device heard at the page's pace gets about a second, however much it claims
+  (``Dated.HEARD``).
 - **Budget.** Each game has a compensation budget (``budget_ms``); a press is credited what is
   left of it (``Dated.BUDGET``: partially, or on arrival when nothing is left). Presses queued
   through one outage arrive together and share its time (``budget_cost``).
@@ -19,9 +19,10 @@ its arrival, where the device saw it, but never trusts the device beyond what it
   is placed there and the commands are given again after it (``rebase``); if after, it is
   refused (``IgnoredReason.ARBITER``): the command was given on a stale view of the board,
   and the device's later presses on a view the command changed.
-- **Flags.** A late press of a flagged side withdraws the flag when the device's turn ended
-  before the deadline, nothing was played after the flag, and the bounds above still date it
-  before the deadline.
+- **Flags.** A fallen flag is final: no press lifts it (only the arbiter's adjustment does). A
+  late press of the flagged side whose device ended the turn before the deadline, with the
+  bounds above still dating it there, is refused all the same, and says so
+  (``Reconciliation.before_flag``) for the arbiter to judge.
 
 docs/clock.md, "Presses the board's device measured", has the worked numbers.
 """
@@ -42,7 +43,7 @@ from clocks.core.clock_types import (
     Reconciliation,
     Side,
 )
-from clocks.core.hearing import credit_bound
+from clocks.core.hearing import Silence, credit_bound
 
 if TYPE_CHECKING:
     from clocks.core.clock import ClockState
@@ -52,7 +53,7 @@ __all__ = ["budget_cost", "measured_press", "replay"]
 
 def measured_press(original: ClockState, state: ClockState, side: Side, press_number: int,
                    now: int, measured: int, epoch: int | None, budget_ms: int,
-                   heard_ms: int | None, cap_ms: int | None) -> PressResult:
+                   silence: Silence | None, cap_ms: int | None) -> PressResult:
     """A press with the device's measurement of its turn, on ``state`` (``original`` with the
     flags due by ``now`` applied; ``original`` is returned unchanged when it is refused)."""
     if 0 <= press_number < min(state.press_number, len(state.presses)) and (
@@ -64,7 +65,7 @@ def measured_press(original: ClockState, state: ClockState, side: Side, press_nu
         return PressResult(original, None, IgnoredReason.NOT_STARTED)
     if epoch is not None and epoch != state.epoch:
         return rebase(original, state, side, press_number, now, measured, epoch, budget_ms,
-                      heard_ms)
+                      silence)
     if state.paused:
         return PressResult(original, None, IgnoredReason.PAUSED)
     if press_number != state.press_number:
@@ -72,12 +73,12 @@ def measured_press(original: ClockState, state: ClockState, side: Side, press_nu
         return PressResult(original, None, reason)
     if state.flagged(side):
         return _late_for_the_flag(original, state, side, press_number, now, measured,
-                                  budget_ms, heard_ms, cap_ms)
+                                  budget_ms, silence, cap_ms)
     if side is not state.running:
         return PressResult(original, None, IgnoredReason.NOT_YOUR_TURN)
     measured = max(measured, state.turn_elapsed_ms)
     claimed = max(0, state._turn_elapsed(now) - measured)
-    late, dated, cost = _credit(state, claimed, now, budget_ms, heard_ms, cap_ms)
+    late, dated, cost = _credit(state, claimed, now, budget_ms, silence, cap_ms)
     return state._complete_turn(side, now - late, now, Reconciliation(
         measured, late, dated, cost, claimed_ms=claimed))
 
@@ -91,8 +92,8 @@ def budget_cost(state: ClockState, late: int, now: int) -> int:
     return late - min(late, max(0, covered))
 
 
-def _credit(state: ClockState, claimed: int, now: int, budget_ms: int, heard_ms: int | None,
-            cap_ms: int | None) -> tuple[int, Dated, int]:
+def _credit(state: ClockState, claimed: int, now: int, budget_ms: int,
+            silence: Silence | None, cap_ms: int | None) -> tuple[int, Dated, int]:
     """How much earlier than its arrival a press that ``claimed`` so much is dated, why, and
     what it costs the budget: at most the silence observed (or the allowance; ``cap_ms`` for
     an online seat), then at most what is left of the budget (the budget's cost of ``late`` is
@@ -101,7 +102,7 @@ def _credit(state: ClockState, claimed: int, now: int, budget_ms: int, heard_ms:
     if claimed == 0:
         return 0, Dated.ARRIVAL, 0
     late, dated = claimed, Dated.DEVICE
-    bound = credit_bound(heard_ms, now)
+    bound = credit_bound(silence)
     if cap_ms is not None:
         bound = min(bound, cap_ms)
     if late > bound:
@@ -114,11 +115,12 @@ def _credit(state: ClockState, claimed: int, now: int, budget_ms: int, heard_ms:
 
 
 def _late_for_the_flag(original: ClockState, state: ClockState, side: Side, press_number: int,
-                       now: int, measured: int, budget_ms: int, heard_ms: int | None,
+                       now: int, measured: int, budget_ms: int, silence: Silence | None,
                        cap_ms: int | None) -> PressResult:
-    """A late press of the side the server flagged: the flag is withdrawn when the device's
-    turn ended before the deadline and the press can be dated there (``flag_turn``: nothing
-    was played after the flag); otherwise it stands. An online seat's flag always stands."""
+    """A late press of the side the server flagged: refused, since a fallen flag is final (the
+    arbiter's adjustment alone gives time back). When the device ended that turn before the
+    deadline and the bounds above would date the press there too (``flag_turn``: nothing was
+    played after the flag), the refusal says so (``before_flag``), for the arbiter to judge."""
     record = state.flag_turn
     if (record is None or record.side is not side or record.press_number != press_number
             or cap_ms is not None):
@@ -130,22 +132,13 @@ def _late_for_the_flag(original: ClockState, state: ClockState, side: Side, pres
         return PressResult(original, None, IgnoredReason.FLAGGED,
                            Reconciliation(measured, 0, Dated.ARRIVAL))
     claimed = now - deadline + at_deadline - measured
-    late, dated, cost = _credit(state, claimed, now, budget_ms, heard_ms, None)
-    if now - late >= deadline:  # the bounds place it at the flag or after it
-        return PressResult(original, None, IgnoredReason.FLAGGED,
-                           Reconciliation(measured, late, dated, claimed_ms=claimed))
-    clock = state.side(side)
-    used = state._allowance(side) - max(0, at_deadline - state.time_control.delay_ms)
-    rewound = replace(
-        state._with(side, replace(clock, used_ms=used, flagged_at_ms=None)), turn=side,
-        turn_started_ms=record.started_ms, turn_elapsed_ms=record.elapsed_ms,
-    )  # fmt: skip
-    return rewound._complete_turn(side, now - late, now, Reconciliation(
-        measured, late, dated, cost, True, claimed))
+    late, dated, _cost = _credit(state, claimed, now, budget_ms, silence, None)
+    return PressResult(original, None, IgnoredReason.FLAGGED, Reconciliation(
+        measured, late, dated, claimed_ms=claimed, before_flag=now - late < deadline))
 
 
 def rebase(original: ClockState, state: ClockState, side: Side, press_number: int, now: int,
-           measured: int, epoch: int, budget_ms: int, heard_ms: int | None) -> PressResult:
+           measured: int, epoch: int, budget_ms: int, silence: Silence | None) -> PressResult:
     """A press made on the device's view at ``epoch``, before the arbiter's later commands
     reached it: placed before the first command it had not seen when the device made it
     before that command (and the bounds allow it), the commands then given again at their
@@ -178,7 +171,7 @@ def rebase(original: ClockState, state: ClockState, side: Side, press_number: in
     if measured >= elapsed:  # the device's turn had not ended when the command came
         return refused
     claimed = now - first + elapsed - measured
-    late, dated, _cost = _credit(state, claimed, now, budget_ms, heard_ms, None)
+    late, dated, _cost = _credit(state, claimed, now, budget_ms, silence, None)
     if now - late >= first:
         return refused
     pressed = view.press(side, press_number, now - late)
@@ -189,6 +182,11 @@ def rebase(original: ClockState, state: ClockState, side: Side, press_number: in
         after = replay(pressed.state, unseen).at(now)
     except ClockError:
         return refused
+    if any(state.flagged(s) and after.side(s).flagged_at_ms != state.side(s).flagged_at_ms
+           for s in Side):  # a fallen flag is final: the press would have lifted it
+        return PressResult(original, None, IgnoredReason.FLAGGED, Reconciliation(
+            measured, late, dated, claimed_ms=claimed, before_commands=len(unseen),
+            before_flag=True))
     cost = budget_cost(state, late, now)
     rec = Reconciliation(measured, late, dated, cost, claimed_ms=claimed,
                          before_commands=len(unseen))

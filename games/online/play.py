@@ -39,6 +39,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clocks import groups
 from clocks import services as clock_services
 from clocks.core.clock import FinishKind
 from games import services as game_services
@@ -209,10 +210,15 @@ def seat_for_token(token: str, now: datetime.datetime | None = None) -> tuple[On
     return game, ("A" if game.token_a == token else "B")
 
 
+#: The sockets opened with one personal link (``link_group``): told when the link is reissued.
+LINK = groups.Group("online.link", frozenset({"link.withdrawn"}),
+                    "the seat sockets opened with one personal link")
+
+
 def link_group(link: str) -> str:
     """The channel-layer group of the sockets opened with one personal link. Named by a hash
     of the link, so that the link itself never travels through the channel layer."""
-    return "online.link." + hashlib.sha256(link.encode("utf-8")).hexdigest()[:48]
+    return LINK.name(hashlib.sha256(link.encode("utf-8")).hexdigest()[:48])
 
 
 def check_link(game: OnlineGame, seat: str, link: str) -> None:
@@ -233,7 +239,7 @@ def reissue_seat_token(game: OnlineGame, seat: str) -> OnlineGame:
     setattr(game, f"token_{seat.lower()}", secrets.token_urlsafe(18))
     game.save(update_fields=[f"token_{seat.lower()}", "updated_at"])
     transaction.on_commit(
-        lambda: clock_services.broadcast([(link_group(old), {"type": "link.withdrawn"})]),
+        lambda: groups.broadcast([(link_group(old), {"type": "link.withdrawn"})]),
         robust=True)
     return game
 
@@ -523,7 +529,7 @@ def note_seen(game: OnlineGame, seat: str) -> tuple[str, dict[str, Any]] | None:
         _keep(game, table)
         clock = clock_services.snapshot(game.board)
         views = _views(game, table, clock)
-    return clock_services.board_group(game.board.pk), {
+    return groups.BOARD.name(game.board.pk), {
         "type": "clock.snapshot", "version": clock["version"],
         "json": clock_services.snapshot_json(clock), "views": encoded_views(views)}
 

@@ -109,7 +109,7 @@
   var link = {
     state: "connecting", lastContact: saved && saved.lastContact || null, accepted: 0, refused: [],
   };
-  var device = { holds: saved ? saved.holds : null, kept: true, asked: false };
+  var device = { holds: saved ? saved.holds : null, kept: true, asked: false, code: null };
 
   function save() {
     try {
@@ -167,7 +167,10 @@
     var values = { n: boardNumber };
     if (device.holds) return interpolate(gettext("This device keeps the clock for board %(n)s."), values, true);
     if (device.holds === null) return "";
-    if (device.asked) return gettext("The device keeping the clock is connected: the arbiter has been asked to hand it over.");
+    if (device.asked) {
+      return interpolate(gettext("The device keeping the clock was connected in the last minute: the arbiter has been asked to hand it to this device (code %(code)s)."),
+        { code: device.code }, true);
+    }
     if (!device.kept) return interpolate(gettext("No device keeps the clock for board %(n)s."), values, true);
     return interpolate(gettext("Another device keeps the clock for board %(n)s: this one shows it."), values, true);
   }
@@ -202,7 +205,7 @@
       if (words.textContent !== text) words.textContent = text;
       deviceEl.hidden = !text;
       deviceEl.dataset.holds = String(device.holds);
-      deviceEl.querySelector("[data-take-over]").hidden = device.holds !== false || device.asked;
+      deviceEl.querySelector("[data-take-over]").hidden = device.holds !== false;
     }
   }
 
@@ -251,6 +254,8 @@
     device.holds = message.holds;
     device.kept = message.kept;
     device.asked = message.asked;
+    device.code = message.code || null;
+    document.querySelectorAll("[data-device-code]").forEach(function (el) { el.textContent = device.code || "–"; });
     conn.pace(paceOf());
     save();
   }

@@ -67,13 +67,15 @@
 
   /* How often a socket makes itself heard when it hears nothing, and how long a silence means
    * a lost link. The board page of the device keeping the clock: the hall shows its link, so a
-   * dead Wi-Fi is seen within 3 s (a ping after 1.25 s without a message, one per silence:
-   * a slow moment of the Wi-Fi is not answered with more traffic; 2.75 s without one drops
-   * the socket, so a pong has 1.25 s to come back). A board page that only watches: nobody
-   * watches its link, and a ping after 5 s (lost after 8 s) keeps its label true at a quarter
-   * of the traffic. The other pages: a sync after 20 s, lost after 30 s. */
+   * dead Wi-Fi is seen within 3 s (a ping after 1.25 s without a message, looked for every
+   * 0.1 s, one per silence: a slow moment of the Wi-Fi is not answered with more traffic;
+   * 2.75 s without one drops the socket, so a pong has 1.25 s to come back). The server counts
+   * on that pace: it credits a press the silence beyond it (docs/clock.md, "The silence the
+   * server observed"). A board page that only watches: nobody watches its link, and a ping
+   * after 5 s (lost after 8 s) keeps its label true at a quarter of the traffic. The other
+   * pages: a sync after 20 s, lost after 30 s. */
   var PACES = {
-    keeper: { ping: 1250, silence: 2750, message: "ping", check: 250, backoff: 4000 },
+    keeper: { ping: 1250, silence: 2750, message: "ping", check: 100, backoff: 4000 },
     watcher: { ping: 5000, silence: 8000, message: "ping", check: 250, backoff: 4000 },
     page: { ping: 19750, silence: 30000, message: "sync", check: 5000, backoff: 10000 },
   };

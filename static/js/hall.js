@@ -64,6 +64,44 @@
     }
     return text;
   }
+  /* The devices asking to keep a board's clock, one line each: its code (the asking page shows
+   * it too), its browser, when it asked, when its page opened and how long it watched, and
+   * whether it is still connected; the arbiter hands the clock to the one the players show. */
+  function duration(ms) {
+    var s = Math.max(0, Math.round(ms / 1000));
+    if (s < 60) return interpolate(gettext("%(s)s s"), { s: s }, true);
+    return interpolate(gettext("%(m)s min %(s)s s"), { m: Math.floor(s / 60), s: s % 60 }, true);
+  }
+  function requestText(r) {
+    var text = interpolate(gettext("Device %(code)s asks for the clock at %(t)s"),
+      { code: r.code, t: C.localTime(r.at_ms) }, true);
+    if (r.agent) text += " (" + r.agent + ")";
+    if (typeof r.opened_ms === "number") {
+      text += " · " + interpolate(gettext("its page opened at %(t)s and watched for %(d)s"),
+        { t: C.localTime(r.opened_ms), d: duration(r.at_ms - r.opened_ms) }, true);
+    }
+    return text + " · " + (r.connected ? gettext("connected") : gettext("not connected"));
+  }
+  function renderRequests(box, requests) {
+    var key = JSON.stringify(requests);
+    if (box.dataset.shown === key) return;  // a button stays under the arbiter's finger
+    box.dataset.shown = key;
+    box.textContent = "";
+    requests.forEach(function (r) {
+      var line = document.createElement("span"), button = document.createElement("button");
+      line.className = "hall-request";
+      line.textContent = requestText(r) + " ";
+      button.type = "button";
+      button.className = "secondary";
+      button.dataset.device = r.device;
+      button.dataset.code = r.code;
+      button.textContent = interpolate(gettext("Hand the clock to %(code)s"), { code: r.code }, true);
+      line.appendChild(button);
+      box.appendChild(line);
+    });
+    box.hidden = !requests.length;
+  }
+
   /* The seconds the server credited each side's presses (dated before their arrival). */
   function creditText(snap) {
     var credit = snap.credited_ms || { A: 0, B: 0 };
@@ -83,10 +121,9 @@
       cell.title = (link.notes || []).join("\n");
       cell.querySelector("[data-seen]").hidden = !link.marked;
       cell.querySelector("[data-device-text]").textContent = deviceText(link);
-      cell.querySelector("[data-request]").hidden = !link.request;
-      cell.querySelector("[data-hand-over]").hidden = !(link.request || link.holder);
-      cell.querySelector("[data-hand-over]").textContent = link.request
-        ? gettext("Hand the clock over") : gettext("Free the clock");
+      var requests = link.requests || [];
+      renderRequests(cell.querySelector("[data-requests]"), requests);
+      cell.querySelector("[data-free]").hidden = !!requests.length || !link.holder;
     });
     var parts = [];
     if (offline) parts.push(interpolate(ngettext("%(n)s board offline", "%(n)s boards offline", offline), { n: offline }, true));
@@ -154,7 +191,7 @@
       else if (data.type === "snapshot" || data.type === "ignored") { apply(data.clock); render(); }
       else if (data.type === "done" && data.action === "hand_over") C.showMessage(data.outcome === "freed"
         ? gettext("The clock is free: the next device whose players agree keeps it.")
-        : gettext("The clock is handed over to the device that asked."));
+        : interpolate(gettext("The clock is handed over to device %(code)s."), { code: data.device }, true));
       else if (data.type === "done") C.showMessage(doneText(data.action, data.count));
       else if (data.type === "error") C.showMessage(data.message);
     },
@@ -172,23 +209,36 @@
       conn.send({ type: "seen", board: parseInt(button.closest("tr").dataset.board, 10) });
     });
   });
-  /* The clock to the device that asked for it, or freed for the next whose players agree. */
-  var handOver = {
-    ask: gettext("Hand this board's clock to the device that asked for it? The device keeping it now will only show it."),
-    free: gettext("Free this board's clock? The device keeping it will only show it, and the next device whose players agree keeps it."),
-  };
-  root.querySelectorAll("tr[data-board] [data-hand-over]").forEach(function (button) {
-    button.addEventListener("click", function () {
-      var board = button.closest("tr").dataset.board, link = linkOf[board] || {};
-      if (!window.confirm(link.request ? handOver.ask : handOver.free)) return;
-      conn.send({ type: "hand_over", board: parseInt(board, 10) });
+  /* The clock to a device that asked for it, or freed for the next whose players agree. */
+  root.querySelectorAll("tr[data-board] [data-requests]").forEach(function (box) {
+    box.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-device]");
+      if (!button) return;
+      var ask = interpolate(gettext("Hand this board's clock to device %(code)s? The device keeping it now will only show it; the time on the clock stays as it is."),
+        { code: button.dataset.code }, true);
+      if (!window.confirm(ask)) return;
+      conn.send({ type: "hand_over", board: parseInt(box.closest("tr").dataset.board, 10),
+                  device: button.dataset.device });
     });
   });
+  root.querySelectorAll("tr[data-board] [data-free]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      if (!window.confirm(gettext("Free this board's clock? The device keeping it will only show it, and the next device whose players agree keeps it."))) return;
+      conn.send({ type: "hand_over", board: parseInt(button.closest("tr").dataset.board, 10) });
+    });
+  });
+  /* A fallen flag stands until the arbiter gives time back: time added to a flagged side
+   * takes the flag back, and the side that plays on alone keeps the turn (the one whose press
+   * the server refused as too late had ended its turn; both flagged: the revived side moves). */
   root.querySelectorAll("tr[data-board] [data-command]").forEach(function (button) {
     button.addEventListener("click", function () {
       var message = C.commandFor(button);
       if (!message) return;
       message.board = parseInt(button.closest("tr").dataset.board, 10);
+      var snap = snaps[message.board];
+      if (message.type === "adjust" && message.kind === "add" && snap && snap.flags[message.side] !== null) {
+        message.turn = snap.turn || message.side;
+      }
       conn.send(message);
     });
   });

@@ -1,17 +1,19 @@
-"""One clock device per board, in a real Chromium (issue #35).
+"""One clock device per board, in a real Chromium.
 
 The scoresheet's QR code opens the board page on any phone. The first device keeps the clock;
 a player's phone shows it and cannot press, whatever it sends; the device keeping the clock,
 turned into a protocol client on a link the server hears, gains about a second a press, and
 the hall shows the seconds it was credited and marks the board. A tablet whose battery died
-hands the clock over on the new device, both players agreeing on its screen; while the device
-keeping the clock is connected the arbiter hands it over from the hall. A note never lies over
-a half a player taps.
+hands the clock over on the new device, both players agreeing on its screen, once it has been
+silent for a minute; before that, and while it is connected, the arbiter hands it over from the
+hall to the device the players name by its code. A phone that asks while the tablet's link is
+down gains nothing. A note never lies over a half a player taps.
 """
 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from websockets.sync.client import connect
@@ -26,7 +28,15 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     open_hall,
     server,
 )
-from tests.browser.test_clock_outage import CONNECTED, open_board, venue  # noqa: F401
+from tests.browser.test_clock_outage import (  # noqa: F401  (fixtures)
+    CONNECTED,
+    DRAINED,
+    OFFLINE,
+    cut,
+    open_board,
+    restore,
+    venue,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -109,26 +119,46 @@ def test_the_cheating_phone(venue, browser, arbiter):  # noqa: F811
         context.close()
 
 
-def test_two_devices_and_a_handover(server, browser, arbiter):  # noqa: F811
+def take_over(page) -> str:
+    """Both players tick their box on ``page`` and ask to keep the clock there; the device's
+    code, as the dialog shows it for the arbiter."""
+    page.click("[data-take-over]")
+    dialog = page.locator("#take-over")
+    assert dialog.is_visible() and page.is_disabled("[data-agreed]")
+    page.check('#take-over input[value="A"]')
+    assert page.is_disabled("[data-agreed]")  # both players, not one
+    page.check('#take-over input[value="B"]')
+    code = page.inner_text("#take-over [data-device-code]")
+    assert len(code) == 4
+    page.click("[data-agreed]")
+    return code
+
+
+def hand_to(hall, row: str, code: str) -> None:
+    """The arbiter hands a board's clock to the device whose code the players show."""
+    hall.wait_for_selector(f"{row} [data-requests] .hall-request:has-text('{code}')")
+    hall.once("dialog", lambda dialog: dialog.accept())
+    hall.click(f"{row} [data-requests] button[data-code='{code}']")
+
+
+def test_two_devices_and_a_handover(venue, browser, arbiter):  # noqa: F811
     board = started(arbiter, "two-devices")
-    hall_context, hall = open_hall(browser, server, arbiter, board.round)
+    hall_context, hall = open_hall(browser, venue.server, arbiter, board.round)
     row = f'tr[data-board="{board.pk}"]'
-    tablet_context, tablet = open_board(browser, server, board)
+    tablet_context, tablet = open_board(browser, venue.server, board)
     says(tablet, KEEPS)
     hall.wait_for_selector(f"{row} [data-device-text]:has-text('first device')")
-    phone_context, phone = open_board(browser, server, board)
+    phone_context, phone = open_board(browser, venue.server, board)
     says(phone, SHOWS)
     hall.wait_for_selector(f"{row} [data-device-text]:has-text('1 other device')")
 
     tablet_context.close()  # the tablet's battery died
     hall.wait_for_selector(f'{row} .hall-link[data-link="offline"]')
-    phone.click("[data-take-over]")
-    dialog = phone.locator("#take-over")
-    assert dialog.is_visible() and phone.is_disabled("[data-agreed]")
-    phone.check('#take-over input[value="A"]')
-    assert phone.is_disabled("[data-agreed]")  # both players, not one
-    phone.check('#take-over input[value="B"]')
-    phone.click("[data-agreed]")
+    code = take_over(phone)  # heard within the minute: one screen's word goes to the arbiter
+    says(phone, f"the arbiter has been asked to hand it to this device (code {code})")
+    hall.wait_for_selector(f"{row} [data-requests] .hall-request:has-text('{code}')")
+    venue.clock.jump(61_000)  # a minute without the tablet: the players' word is enough
+    assert take_over(phone) == code
     says(phone, KEEPS)
     phone.click(".side-A")
     phone.wait_for_selector(".side-B.running")
@@ -136,26 +166,75 @@ def test_two_devices_and_a_handover(server, browser, arbiter):  # noqa: F811
     assert [p.side.value for p in services.presses(board)] == ["A"]
     hall.wait_for_selector(f"{row} [data-device-text]:has-text('handed over by both players')")
     hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
+    assert not hall.is_visible(f"{row} [data-requests] .hall-request")  # answered
 
-    assert not hall.is_visible(f"{row} [data-request]")  # nobody asked yet
-    # a third device asks while the phone keeps the clock, connected: the arbiter decides
-    other_context, other = open_board(browser, server, board)
-    other.click("[data-take-over]")
-    other.check('#take-over input[value="A"]')
-    other.check('#take-over input[value="B"]')
-    other.click("[data-agreed]")
+    # a third device asks while the phone keeps the clock, connected: the arbiter decides,
+    # handing it to the device the players name by its code
+    other_context, other = open_board(browser, venue.server, board)
+    other_code = take_over(other)
     says(other, "the arbiter has been asked")
-    hall.wait_for_selector(f"{row} [data-request]:not([hidden])")
-    hall.once("dialog", lambda dialog: dialog.accept())
-    hall.click(f"{row} [data-hand-over]")
+    request = hall.inner_text(f"{row} [data-requests] .hall-request")
+    assert other_code in request and "watched for" in request and "connected" in request
+    hand_to(hall, row, other_code)
     says(other, KEEPS)
     says(phone, SHOWS)
     hall.wait_for_selector(f"{row} [data-device-text]:has-text('handed over by the arbiter')")
+    assert f"handed over to device {other_code}" in hall.inner_text("#clock-message")
     log = list(ClockLogEntry.objects.filter(clock__board=board, action="device")
-               .order_by("id").values_list("who", "detail__how"))
-    assert log == [("board page", "first"), ("players", "players"),
-                   (arbiter.username, "arbiter")]
+               .order_by("id").values_list("who", "detail__how", "detail__device"))
+    assert log[1:] == [("players", "players", code),
+                       (arbiter.username, "arbiter", other_code)]
+    assert log[0][:2] == ("board page", "first")
     for context in (phone_context, other_context, hall_context):
+        context.close()
+
+
+def test_a_phone_asking_while_the_tablets_link_is_down_gains_nothing(venue, browser,
+                                                                       arbiter):  # noqa: F811
+    """The issue's theft, in the browser: the tablet keeps the clock through the relay, whose
+    Wi-Fi goes for a few seconds (its bytes held, as TCP does); a player's phone, which opened
+    the board page from the QR code and only watched, asks for the clock with both boxes
+    ticked. The tablet was heard a moment ago, so the arbiter is asked, and the hall names the
+    phone; handed the clock, the phone's press is credited no more than the allowance, and the
+    tablet's press made offline meanwhile is refused when its bytes arrive."""
+    board = started(arbiter, "phone-takes-over")
+    hall_context, hall = open_hall(browser, venue.server, arbiter, board.round)
+    row = f'tr[data-board="{board.pk}"]'
+    tablet_context, tablet = open_board(browser, venue.outage, board)
+    says(tablet, KEEPS)
+    phone_context, phone = open_board(browser, venue.server, board)
+    says(phone, SHOWS)
+    hall.wait_for_selector(f'{row} .hall-link[data-link="live"]')
+    time.sleep(2)  # the phone watches
+    cut(tablet_context, venue.outage)
+    tablet.wait_for_selector(OFFLINE, timeout=4_000)
+    tablet.click(".side-A")  # A presses on the tablet, offline: queued
+    hall.wait_for_selector(f'{row} .hall-link[data-link="offline"]')
+    code = take_over(phone)
+    says(phone, f"(code {code})")
+    request = hall.inner_text(f"{row} [data-requests] .hall-request")
+    assert f"Device {code}" in request and "watched for" in request, request
+    assert "Chrome" in request or "Chromium" in request or "Linux" in request, request
+    phone.click(".side-B")  # still only watching: its presses do not count
+    assert "presses count on the device that keeps it" in phone.inner_text("#clock-message")
+    assert services.presses(board) == []
+    hand_to(hall, row, code)
+    says(phone, KEEPS)
+    phone.wait_for_selector(".side-A.running")  # the server never saw the tablet's press
+    before = services.clock_for(board).core
+    clicked = venue.clock.now_ms()
+    phone.click(".side-A")
+    phone.wait_for_selector('#clock[data-queued="0"]')
+    (press,) = services.presses(board)
+    assert press.side.value == "A" and press.at_ms >= clicked - 1_000
+    state = services.clock_for(board).core
+    assert state.a.credited_ms - before.a.credited_ms <= 1_000
+    restore(tablet_context, venue.outage)  # the tablet's bytes arrive, its queue is refused
+    tablet.wait_for_selector(DRAINED, timeout=2 * TIMEOUT_MS)
+    says(tablet, SHOWS)
+    assert "Another device keeps this board's clock" in tablet.inner_text("#clock-message")
+    assert len(services.presses(board)) == 1
+    for context in (tablet_context, phone_context, hall_context):
         context.close()
 
 

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from clocks import (
     access,
     benchprofile,
+    groups,
     hall_feed,
     holder,
     press_threads,
@@ -169,8 +170,8 @@ async def test_a_worker_sends_each_round_one_message_with_each_boards_latest_ver
     layer = get_channel_layer()
     one, two = 990_001, 990_002
     hall_one, hall_two = await layer.new_channel(), await layer.new_channel()
-    await layer.group_add(services.round_group(one), hall_one)
-    await layer.group_add(services.round_group(two), hall_two)
+    await layer.group_add(groups.ROUND.name(one), hall_one)
+    await layer.group_add(groups.ROUND.name(two), hall_two)
     token = server_context.server_loop.set(asyncio.get_running_loop())
     try:
         hall_feed.send({one: [(10, 1, '{"v":1}')]})
@@ -183,8 +184,8 @@ async def test_a_worker_sends_each_round_one_message_with_each_boards_latest_ver
             await asyncio.wait_for(layer.receive(hall_one), hall_feed.HALL_BATCH_S * 2)
     finally:
         server_context.server_loop.reset(token)
-        await layer.group_discard(services.round_group(one), hall_one)
-        await layer.group_discard(services.round_group(two), hall_two)
+        await layer.group_discard(groups.ROUND.name(one), hall_one)
+        await layer.group_discard(groups.ROUND.name(two), hall_two)
     assert first["type"] == second["type"] == "clock.hall"
     assert [tuple(item) for item in first["boards"]] == [(10, 3, '{"v":3}'), (11, 1, '{"b":11}')]
     assert [tuple(item) for item in second["boards"]] == [(20, 5, '{"x":5}')]

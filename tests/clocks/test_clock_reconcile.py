@@ -1,11 +1,11 @@
-"""Presses measured by the board's device (issues #22 and #35): dated where the device saw it,
-within what the server observed. Worked examples first, then properties: with budget and
-silence enough, a press that waited in the device's queue leaves the clock exactly as if it had
-arrived at once, also across the arbiter's commands given meanwhile; whatever the device
-claims, a reconciled turn is never negative, never longer than the server saw, never credited
-more than the silence the server observed (a live link: the allowance), the sides' used times
-add up to the running time, the budget holds, and replaying the same commands gives the same
-state.
+"""Presses measured by the board's device: dated where the device saw it, within what the
+server observed. Worked examples first, then properties: with budget and silence enough, a
+press that waited in the device's queue leaves the clock exactly as if it had arrived at once,
+also across the arbiter's commands given meanwhile; whatever the device claims, a reconciled
+turn is never negative, never longer than the server saw, never credited more than the silence
+the server observed beyond the page's heartbeat (a live link: the allowance), a fallen flag
+stands, the sides' used times add up to the running time, the budget holds, and replaying the
+same commands gives the same state.
 """
 
 from dataclasses import replace
@@ -22,7 +22,7 @@ from clocks.core.clock import (
     Side,
     Status,
 )
-from clocks.core.hearing import ALLOWANCE_MS
+from clocks.core.hearing import ALLOWANCE_MS, HEARTBEAT_MS, Silence
 from clocks.core.reconcile import replay
 from clocks.core.state_reader import read_state
 from clocks.core.timecontrol import TimeControl
@@ -37,9 +37,11 @@ def started(tc: str = "600", at: int = 0) -> ClockState:
 
 def offline(state: ClockState, side, number, arrival, measured, *, since, epoch=1,
             budget=BUDGET):
-    """A press the device kept through an outage: the server last heard it at ``since``."""
+    """A press the device kept through an outage: the server last heard it at its pace at
+    ``since``, and the press arrived at the end of the silence (its credit: the allowance plus
+    the silence beyond the heartbeat)."""
     return state.press(side, number, arrival, measured_ms=measured, epoch=epoch,
-                       budget_ms=budget, heard_ms=since)
+                       budget_ms=budget, silence=Silence(since, arrival))
 
 
 # -- worked examples -----------------------------------------------------------------------------
@@ -74,7 +76,7 @@ def test_the_issues_door_a_device_heard_throughout_gains_at_most_the_allowance()
         now += 40_000
         side = state.at(now).running
         result = state.press(side, number, now, measured_ms=3_000, epoch=1, budget_ms=BUDGET,
-                             heard_ms=now - 900)  # a ping 0.9 s before the press
+                             silence=None)  # a ping 0.9 s before the press: no silence
         assert result.accepted
         assert (result.reconciled.late_ms, result.reconciled.dated) == (1_000, Dated.HEARD)
         assert result.reconciled.claimed_ms >= 37_000
@@ -85,9 +87,10 @@ def test_the_issues_door_a_device_heard_throughout_gains_at_most_the_allowance()
 
 
 def test_a_press_is_credited_at_most_the_silence_the_server_observed():
-    # the device went silent at 12 s, its press arrives at 17 s claiming 11.2 s
+    # the device went silent at 12 s, its press arrives at 17 s claiming 11.2 s: credited the
+    # allowance and the silence beyond the page's heartbeat, 1 + 5 - 1.25 s
     result = offline(started(), A, 0, 17_000, 5_800, since=12_000)
-    assert (result.press.at_ms, result.reconciled.late_ms) == (12_000, 5_000)
+    assert (result.press.at_ms, result.reconciled.late_ms) == (12_250, 4_750)
     assert (result.reconciled.dated, result.reconciled.claimed_ms) == (Dated.HEARD, 11_200)
 
 
@@ -197,29 +200,39 @@ def test_a_press_is_never_dated_before_its_running_stretch_began():
     assert result.reconciled.measured_ms == 4_000
 
 
-def test_a_flag_stored_during_the_outage_is_withdrawn_when_the_device_pressed_in_time():
+def test_a_fallen_flag_stands_when_the_device_pressed_in_time_and_says_so():
     clock = started("10")
     stored = clock.at(12_000)  # the flag timer stored A's flag at its deadline, 10 s
     assert stored.status is Status.A_FLAGGED
     result = offline(stored, A, 0, 15_000, 8_000, since=7_000)
-    assert result.accepted and result.reconciled.unflagged
-    state = result.state
-    assert state.side(A).flagged_at_ms is None
-    assert state.remaining_ms(A, 15_000) == 2_000
-    assert state.remaining_ms(B, 15_000) == 10_000 - 7_000  # B's turn began at 8 s
-    assert state.running is B and result.reconciled.late_ms == 7_000
+    assert result.ignored is IgnoredReason.FLAGGED and result.state is stored
+    assert result.reconciled.before_flag  # made at 8 s by the device: for the arbiter
+    assert (result.reconciled.late_ms, result.reconciled.claimed_ms) == (7_000, 7_000)
 
 
 def test_a_flag_stands_when_the_device_agrees_the_server_heard_it_or_play_went_on():
     stored = started("10").at(12_000)
     late = offline(stored, A, 0, 15_000, 10_500, since=7_000)
     assert late.ignored is IgnoredReason.FLAGGED and late.state is stored
+    assert not late.reconciled.before_flag
     heard = offline(stored, A, 0, 15_000, 8_000, since=14_500)  # heard until after the flag
     assert (heard.ignored, heard.reconciled.dated) == (IgnoredReason.FLAGGED, Dated.HEARD)
+    assert not heard.reconciled.before_flag
     after = stored.press(B, 0, 13_000).state  # B, alone, pressed after the flag
     assert offline(after, A, 0, 15_000, 8_000, since=7_000).ignored is IgnoredReason.STALE
     short = offline(stored, A, 0, 15_000, 8_000, since=7_000, budget=1_000)
     assert (short.ignored, short.reconciled.dated) == (IgnoredReason.FLAGGED, Dated.BUDGET)
+
+
+def test_a_press_placed_before_the_arbiters_commands_does_not_lift_a_flag_that_fell_after():
+    """A pressed offline at 3 s; the arbiter paused and resumed in the hall meanwhile, and the
+    server flagged A at its deadline after the resume. Placing the press before the pause
+    would lift the flag: refused, the flag stands, and the arbiter is told."""
+    clock = started("10").pause(5_000).resume(6_000).at(20_000)
+    assert clock.status is Status.A_FLAGGED and clock.a.flagged_at_ms == 11_000
+    result = offline(clock, A, 0, 20_000, 3_000, since=1_000)
+    assert result.ignored is IgnoredReason.FLAGGED and result.state is clock
+    assert result.reconciled.before_flag and result.reconciled.before_commands == 2
 
 
 def test_the_reconciliation_and_the_recent_commands_survive_storage():
@@ -276,7 +289,11 @@ def test_with_budget_enough_a_queued_press_counts_as_if_it_had_arrived_at_once(t
         reference = seen.press(side, number, device_time).state
         arrival = max(arrival, device_time + delay)
         assume(server.at(arrival).status is not Status.BOTH_FLAGGED)
-        result = offline(server, side, number, arrival, measured, since=0, budget=10**9)
+        result = offline(server, side, number, arrival, measured, since=-10**6, budget=10**9)
+        if server.at(arrival).flagged(side):  # it arrived after the deadline: the flag stands
+            assert result.ignored is IgnoredReason.FLAGGED and result.state is server
+            assert result.reconciled.before_flag  # and the arbiter is told it came in time
+            return
         assert result.accepted, result.ignored
         server = result.state
     assert ledger(server.at(arrival)) == ledger(reference.at(arrival))
@@ -339,7 +356,9 @@ def test_presses_queued_across_the_arbiters_commands_count_as_if_they_had_arrive
         side, number = seen.running, seen.press_number
         measured = seen.snapshot(at)["turn_elapsed_ms"]
         device = seen.press(side, number, at).state
-        result = offline(server, side, number, arrival, measured, since=outage, budget=10**9)
+        # the server last heard the device at its pace a heartbeat before the outage began
+        result = offline(server, side, number, arrival, measured, since=outage - HEARTBEAT_MS,
+                         budget=10**9)
         if at < first_command:
             assert result.accepted, (at, result.ignored)
             assert result.reconciled.before_commands == len(moments)
@@ -362,19 +381,23 @@ def test_whatever_the_device_claims_a_reconciled_timeline_stays_within_bounds(ba
     state, now, log = ClockState.new(tc).start(0), 0, []
     for wrong_side, wait, measured, silence in steps:
         now += wait
-        heard = max(0, now - silence)
+        heard = Silence(max(0, now - silence), now)
         seen = state.at(now)
-        side = seen.turn or A  # when both are flagged: a late press of A's, to withdraw one
+        side = seen.turn or A  # when both are flagged: a late press of A's, which must fail
         side = side.other if wrong_side else side
         log.append((side, seen.press_number, now, measured, heard))
         result = state.press(side, seen.press_number, now, measured_ms=measured, epoch=1,
-                             budget_ms=budget, heard_ms=heard)
+                             budget_ms=budget, silence=heard)
         if result.reconciled is not None and result.accepted:
-            # never more than the silence the server observed; a live link: the allowance
-            assert result.reconciled.late_ms <= max(ALLOWANCE_MS, now - heard)
-            if silence <= ALLOWANCE_MS:
+            # never more than the silence the server observed beyond the heartbeat; a link
+            # heard at the page's pace: the allowance
+            assert result.reconciled.late_ms <= ALLOWANCE_MS + max(0, silence - HEARTBEAT_MS)
+            if silence <= HEARTBEAT_MS:
                 assert result.reconciled.late_ms <= ALLOWANCE_MS
-        if result.accepted and not result.reconciled.unflagged:
+        for flagged in (s for s in Side if seen.flagged(s)):  # a fallen flag stands
+            assert result.state.at(now).side(flagged).flagged_at_ms == (
+                seen.side(flagged).flagged_at_ms)
+        if result.accepted:
             charged = result.press.at_ms - seen.turn_started_ms
             server_saw = now - seen.turn_started_ms
             assert min(measured, server_saw) <= charged <= server_saw
@@ -395,7 +418,7 @@ def test_whatever_the_device_claims_a_reconciled_timeline_stays_within_bounds(ba
     replayed = ClockState.new(tc).start(0)
     for side, number, at, measured, heard in log:
         replayed = replayed.press(side, number, at, measured_ms=measured, epoch=1,
-                                  budget_ms=budget, heard_ms=heard).state
+                                  budget_ms=budget, silence=heard).state
     assert replayed == state
 
 

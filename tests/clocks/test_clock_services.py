@@ -12,9 +12,10 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from clocks import flagtimer, rows, services
+from clocks import flagtimer, groups, rows, services
 from clocks.benchsupport import create_clock_event
 from clocks.core.clock import IgnoredReason, Side, Status
+from clocks.core.hearing import Silence
 from clocks.models import Clock, ClockLogEntry
 from tests.fake_time import T0
 from tournament.models import Board
@@ -197,8 +198,8 @@ def test_snapshots_are_broadcast_after_commit(board, arbiter, clock_time,
 
     async def scenario():
         board_channel, hall_channel = await layer.new_channel(), await layer.new_channel()
-        await layer.group_add(services.board_group(board.pk), board_channel)
-        await layer.group_add(services.round_group(board.round_id), hall_channel)
+        await layer.group_add(groups.BOARD.name(board.pk), board_channel)
+        await layer.group_add(groups.ROUND.name(board.round_id), hall_channel)
         callbacks = await sync_to_async(start_capturing)()
         assert len(callbacks) == 1  # nothing sent before the commit
         await sync_to_async(callbacks[0])()
@@ -213,8 +214,8 @@ def test_snapshots_are_broadcast_after_commit(board, arbiter, clock_time,
         [(board_id, version, text)] = hall["boards"]
         assert (board_id, version) == (board.pk, 1)
         assert json.loads(text) == clock
-        await layer.group_discard(services.board_group(board.pk), board_channel)
-        await layer.group_discard(services.round_group(board.round_id), hall_channel)
+        await layer.group_discard(groups.BOARD.name(board.pk), board_channel)
+        await layer.group_discard(groups.ROUND.name(board.round_id), hall_channel)
 
     async_to_sync(scenario)()
 
@@ -283,15 +284,16 @@ def test_a_queued_press_is_reconciled_logged_and_bounded_by_the_events_budget(bo
                                                                               clock_time):
     services.start(board, who=arbiter.username, user=arbiter)
     clock_time.advance(17_000)
-    # the board's socket last heard the device at 2 s (the Wi-Fi dropped then)
-    offline = services.Measured(5_800, 1, heard_ms=T0 + 2_000)
+    # the board's socket last heard the device at 2 s (the Wi-Fi dropped then), and the press
+    # ends the silence
+    offline = services.Measured(5_800, 1, silence=Silence(T0 + 2_000, clock_time.now))
     outcome = services.press(board, "A", 0, who="player A", measured=offline)
     assert outcome.press.at_ms == T0 + 5_800 and outcome.reconciled.late_ms == 11_200
     entry = ClockLogEntry.objects.filter(action="press").get()
     assert entry.detail["reconciled"] == {"measured_ms": 5_800, "late_ms": 11_200,
                                           "dated": "device", "budget_used_ms": 11_200,
-                                          "unflagged": False, "claimed_ms": 11_200,
-                                          "heard_ms": T0 + 2_000, "epoch": 1,
+                                          "claimed_ms": 11_200, "epoch": 1,
+                                          "silence_ms": [T0 + 2_000, T0 + 17_000],
                                           "before_commands": 0}
     assert services.reconciliation_text(1, outcome.reconciled) == (
         "press 1, measured by the board: 5.8 s, arrived 11.2 s late")
@@ -308,7 +310,8 @@ def test_a_queued_press_is_reconciled_logged_and_bounded_by_the_events_budget(bo
     board = Board.objects.select_related("round__event").get(pk=board.pk)
     clock_time.advance(10_000)
     late = services.press(board, "B", 1, who="player B",
-                          measured=services.Measured(12_000, 1, heard_ms=T0 + 17_000))
+                          measured=services.Measured(
+                              12_000, 1, silence=Silence(T0 + 17_000, clock_time.now)))
     assert (late.reconciled.dated.value, late.reconciled.late_ms) == ("budget", 4_800)
     assert late.press.at_ms == clock_time.now - 4_800
     assert services.reconciliation_text(2, late.reconciled) == (
@@ -320,7 +323,7 @@ def test_a_press_on_a_link_heard_throughout_is_credited_the_allowance(board, arb
                                                                        clock_time):
     services.start(board, who=arbiter.username, user=arbiter)
     clock_time.advance(40_000)
-    cheat = services.Measured(3_000, 1, heard_ms=clock_time.now - 900)
+    cheat = services.Measured(3_000, 1, silence=None)  # a ping 0.9 s before: no silence
     outcome = services.press(board, "A", 0, who="player A", measured=cheat)
     assert (outcome.reconciled.late_ms, outcome.reconciled.dated.value) == (1_000, "heard")
     assert services.reconciliation_text(1, outcome.reconciled) == (

@@ -7,6 +7,7 @@ from django.test import Client
 
 from clocks import services
 from clocks.benchsupport import create_clock_event
+from clocks.core.hearing import Silence
 from clocks.models import Clock
 from tests.sockets import (
     board_path,
@@ -276,7 +277,8 @@ async def test_the_hall_sees_each_board_devices_link(board, arbiter, session_coo
     # a reconciled press marks the board until the arbiter has seen it
     await database_sync_to_async(start)(board, arbiter)
     await database_sync_to_async(services.press)(
-        board, "A", 0, who="player A", measured=services.Measured(0, 1, heard_ms=0),
+        board, "A", 0, who="player A",
+        measured=services.Measured(0, 1, silence=Silence(0, services.now_ms() + 5_000)),
         arrived_ms=services.now_ms() + 5_000)
     link = (await past_snapshots(hall, "link"))["link"]
     assert link["marked"] == 1 and "arrived 5.0 s late" in link["notes"][0]

@@ -8,7 +8,7 @@ import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from clocks import flagtimer
+from clocks import flagtimer, groups
 from clocks.benchsupport import create_clock_event
 from games.dealt import Table, parse_seed
 from games.dealt.bot import choose_move
@@ -262,6 +262,35 @@ async def test_the_board_page_cannot_press_an_online_games_clock(game):
     snap = (await database_sync_to_async(online.view)(game, None))["clock"]
     assert snap["press_number"] == 0 and snap["running"] == "A"
     await board_socket.disconnect()
+
+
+async def test_the_board_link_cannot_take_an_online_games_clock_nor_drop_its_sockets(game):
+    """Any device holding the board's link (its QR code) sent ``take_over`` again and again:
+    the board group's ``clock.holder`` reached the seats and spectators, which had no handler,
+    and every socket of the game closed with 1011. The take-over is refused with the reason,
+    and a ``clock.holder`` reaching the game's sockets (the arbiter freeing the clock in the
+    hall) leaves them open and silent."""
+    a = await connect(f"/ws/play/{game.token_a}/")
+    watch = await connect(f"/ws/watch/{game.board_id}/")
+    await receive(a, "state")
+    await receive(watch, "state")
+    board_socket = await connect(f"/ws/board/{game.board.token}/?device=phone000000000000000009")
+    await receive(board_socket, "snapshot")
+    for _attempt in range(3):
+        await board_socket.send_json_to({"type": "take_over", "agreed": ["A", "B"]})
+        error = await receive(board_socket, "error")
+        assert error["message"] == ("This board is played online: the clock moves with the "
+                                    "players' moves.")
+    await database_sync_to_async(groups.broadcast)(
+        [(groups.BOARD.name(game.board_id), {"type": "clock.holder", "holder": "",
+                                             "since_ms": 0})])
+    await a.send_json_to({"type": "ping"})
+    assert (await receive(a))["type"] == "pong"  # no 1011: the socket answers
+    assert await watch.receive_nothing(timeout=0.3)
+    await watch.send_json_to({"type": "sync"})
+    assert (await receive(watch))["type"] == "state"
+    for communicator in (a, watch, board_socket):
+        await communicator.disconnect()
 
 
 def _session_of(username: str) -> bytes:

@@ -7,6 +7,7 @@ import pytest
 
 from backups import document
 from clocks import services
+from clocks.core.hearing import Silence
 from clocks.models import Clock
 from clocks.services import Measured
 from tests.fake_time import FakeTime
@@ -28,10 +29,11 @@ def clocked(played_event, monkeypatch):
     fake.advance(4_000)  # A presses after 4 s, the tablet offline
     fake.advance(6_000)  # ... the press reaches the server 6 s later
     outcome = services.press(board, "A", 0, who="board",
-                             measured=Measured(4_000, 1, heard_ms=fake.now - 7_000))
+                             measured=Measured(4_000, 1,
+                                               silence=Silence(fake.now - 7_000, fake.now)))
     assert outcome.reconciled.late_ms == 6_000
     fake.advance(3_000)
-    services.press(board, "B", 1, who="board", measured=Measured(3_000, 1, heard_ms=fake.now))
+    services.press(board, "B", 1, who="board", measured=Measured(3_000, 1))
     fake.advance(2_000)
     services.finish(other, "resigned", who="arbiter1", side="A", reason="")
     return played_event, board, other, fake
@@ -50,7 +52,7 @@ def test_a_backup_keeps_the_clock_and_its_reconciled_presses(clocked):
     presses = [e for e in kept["log"] if e["action"] == "press"]
     assert presses[0]["detail"]["reconciled"] == {
         "measured_ms": 4_000, "late_ms": 6_000, "dated": "device", "budget_used_ms": 6_000,
-        "unflagged": False, "claimed_ms": 6_000, "heard_ms": 1_800_000_003_000, "epoch": 1,
+        "claimed_ms": 6_000, "epoch": 1, "silence_ms": [1_800_000_003_000, 1_800_000_010_000],
         "before_commands": 0}
     assert _board(data, 3, other.number)["clock"]["state"]["finished"]["kind"] == "resigned"
     # boards whose clock never started, and rounds 1-2 (no clocks), keep none

@@ -342,7 +342,7 @@
 
   document.querySelectorAll(".arbiter-clock [data-command]").forEach(function (button) {
     button.addEventListener("click", function () {
-      var message = C.commandFor(button);
+      var message = C.commandFor(button, latest);
       if (message) conn.send(message);
     });
   });

@@ -151,13 +151,20 @@
     return reason && reason.trim() ? reason.trim() : null;
   }
 
-  /* The message for an arbiter command button (data-command, data-side, ...), or null. */
-  function commandFor(button) {
+  /* The message for an arbiter command button (data-command, data-side, ...), or null. A
+   * fallen flag stands until the arbiter gives time back: time added to a flagged side (of the
+   * board's latest snapshot, ``snap``) takes the flag back, and the side that plays on alone
+   * keeps the turn (the one whose press came too late had ended its turn; both flagged: the
+   * revived side moves). */
+  function commandFor(button, snap) {
     var d = button.dataset, message = { type: d.command };
     if (d.side) message.side = d.side;
     if (d.kind) message.kind = d.kind;
     if (d.seconds) message.seconds = parseInt(d.seconds, 10);
     if (d.turn) message.turn = d.turn;
+    if (d.command === "adjust" && d.kind === "add" && snap && snap.flags && snap.flags[d.side] !== null) {
+      message.turn = snap.turn || d.side;
+    }
     if (d.command === "adjust" || d.command === "correct" || d.command === "finish") {
       if (d.command === "finish" && !window.confirm(strings.confirm_finish)) return null;
       var reason = askReason();

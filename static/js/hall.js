@@ -227,18 +227,12 @@
       conn.send({ type: "hand_over", board: parseInt(button.closest("tr").dataset.board, 10) });
     });
   });
-  /* A fallen flag stands until the arbiter gives time back: time added to a flagged side
-   * takes the flag back, and the side that plays on alone keeps the turn (the one whose press
-   * the server refused as too late had ended its turn; both flagged: the revived side moves). */
   root.querySelectorAll("tr[data-board] [data-command]").forEach(function (button) {
     button.addEventListener("click", function () {
-      var message = C.commandFor(button);
+      var board = parseInt(button.closest("tr").dataset.board, 10);
+      var message = C.commandFor(button, snaps[board]);
       if (!message) return;
-      message.board = parseInt(button.closest("tr").dataset.board, 10);
-      var snap = snaps[message.board];
-      if (message.type === "adjust" && message.kind === "add" && snap && snap.flags[message.side] !== null) {
-        message.turn = snap.turn || message.side;
-      }
+      message.board = board;
       conn.send(message);
     });
   });

@@ -189,8 +189,8 @@ def test_two_devices_and_a_handover(venue, browser, arbiter):  # noqa: F811
         context.close()
 
 
-def test_a_phone_asking_while_the_tablets_link_is_down_gains_nothing(venue, browser,
-                                                                       arbiter):  # noqa: F811
+def test_a_phone_asking_while_the_tablets_link_is_down_gains_nothing(
+        venue, browser, arbiter):  # noqa: F811
     """The issue's theft, in the browser: the tablet keeps the clock through the relay, whose
     Wi-Fi goes for a few seconds (its bytes held, as TCP does); a player's phone, which opened
     the board page from the QR code and only watched, asks for the clock with both boxes

@@ -204,8 +204,8 @@ def sleep_until(venue: Venue, at_ms: int) -> None:
     time.sleep(max(0.0, (at_ms - venue.clock.now_ms()) / 1000))
 
 
-def test_the_issues_outage_is_charged_where_the_presses_were_made(either_venue, browser,
-                                                                   arbiter):  # noqa: F811
+def test_the_issues_outage_is_charged_where_the_presses_were_made(
+        either_venue, browser, arbiter):  # noqa: F811
     """A pressed online at 3 s, the network went at 6 s, B pressed offline at 10 s, A at 16 s,
     the network came back at 17 s. Over a Wi-Fi that keeps the bytes, the pings the page wrote
     during the outage reach the server just before its queued presses: they are the end of the
@@ -325,7 +325,7 @@ def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F8
     # board 1: A presses in time on the device; the server's timer flags A at 12 s meanwhile
     started_ms = services.clock_for(in_time).core.started_at_ms
     time.sleep(max(0.0, (started_ms + 8_000 - venue.clock.now_ms()) / 1000))
-    clicks = [click(pressing_page, "A", venue)]
+    click(pressing_page, "A", venue)
     # board 2: nobody presses; the device shows the flag from its own timeline, offline
     idle_page.wait_for_selector(".side-A.flagged", timeout=TIMEOUT_MS)
     assert "First player's time is up" in idle_page.inner_text("#clock-status")

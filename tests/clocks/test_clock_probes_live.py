@@ -11,7 +11,11 @@ Each of the issue's hand-offs, as a cheating player would try it:
   the allowance at most;
 - a flag that fell on a live tablet stays fallen through a takeover and a press claiming 5 s;
 - a device holding an online board's link asks for its clock again and again: refused, and
-  the game's seat and spectator sockets stay open.
+  the game's seat and spectator sockets stay open;
+
+and an honest tablet through an outage whose bytes TCP kept: its late ping arrives on its old
+socket, then its new socket (on the other worker) sends the presses it made offline, each
+dated where it was made.
 """
 
 from __future__ import annotations
@@ -114,9 +118,10 @@ def probe_every_hand_off(venue: Venue, sockets: contextlib.ExitStack) -> None:
         return sockets.enter_context(venue.socket(path, worker, cookie))
 
     arbiter = get_user_model().objects.create_user("probearbiter", password="pw-probe-1")
-    round_ = create_clock_event(2, arbiter=arbiter, slug="probes", time_control="600")
-    services.start_round(round_, who="arbiter", user=arbiter)
-    paced, taken = round_.boards.order_by("number")
+    round_ = create_clock_event(3, arbiter=arbiter, slug="probes", time_control="600")
+    paced, taken, honest = round_.boards.select_related("round__event").order_by("number")
+    for board in (paced, taken):
+        services.start(board, who="arbiter", user=arbiter)
     played_online = create_clock_event(1, arbiter=arbiter, slug="probes-online")
     game = online.mark_online(played_online, user=arbiter)[0]
     online.start_round(played_online, who="arbiter", user=arbiter)
@@ -178,6 +183,36 @@ def probe_every_hand_off(venue: Venue, sockets: contextlib.ExitStack) -> None:
     assert (answer["status"], answer["reason"]) == ("refused", "flagged"), answer
     after = services.snapshot(taken)
     assert after["flags"] == clock["flags"]
+
+    # an honest outage: the late ping on the old socket, the presses on a new one elsewhere
+    device = "probehonest000000006"
+    started = services.start(honest, who="arbiter", user=arbiter).snapshot["started_at_ms"]
+    with venue.socket(f"/ws/board/{honest.token}/?device={device}", 0) as old:
+        snap = next_of(old, "snapshot")["clock"]
+        ping(old, venue, times=3)
+        heard = venue.clock.now_ms()
+        venue.clock.jump(2_000)
+        made = [venue.clock.now_ms()]  # A presses offline 2 s into the outage, B 5 s later
+        venue.clock.jump(5_000)
+        made.append(venue.clock.now_ms())
+        venue.clock.jump(6_000)
+        time.sleep(1.5)  # the old worker sees the silence (it looks once a second)
+        old.send('{"type":"ping"}')  # written during the outage, delivered as it returns
+        next_of(old, "pong")
+        deadline = time.monotonic() + 5
+        while not any(isinstance(v, dict) for v in Clock.objects.get(
+                board=honest).link.get("sockets", {}).values()):
+            assert time.monotonic() < deadline, Clock.objects.get(board=honest).link
+            time.sleep(0.1)  # reported heard again, in the burst only
+        with venue.socket(f"/ws/board/{honest.token}/?device={device}", 1) as new:
+            next_of(new, "snapshot")
+            arrival = venue.clock.now_ms()
+            answers = [press(new, "A", 0, made[0] - started, snap["epoch"]),
+                       press(new, "B", 1, made[1] - made[0], snap["epoch"])]
+    assert [a["status"] for a in answers] == ["accepted", "accepted"], [
+        (a["status"], a.get("reason"), a.get("message")) for a in answers]
+    for stored, at in zip(services.presses(honest), made, strict=True):
+        assert abs(stored.at_ms - at) <= 300 + SLACK_MS, (stored, made, heard, arrival)
 
     # an online game's board: its link's take-over is refused, its sockets stay open
     seat = opened(f"/ws/play/{game.token_a}/", 1)

@@ -27,6 +27,7 @@ from autopilot import core, pair_ahead
 from autopilot.models import Autopilot
 from clocks import services as clock_services
 from clocks.models import Clock
+from games import news
 from games.models import OnlineGame
 from games.online import no_show
 from games.online import play as online
@@ -209,6 +210,8 @@ def step_once(pilot_id: int) -> tuple[core.Step, bool]:
             pause(pilot, reason=_("Round %(n)d: %(why)s") % {"n": step.round, "why": refusal},
                   by=WHO)
             return step, False
+        if acted:  # the players' open pages follow the event (games.news)
+            news.changed(pilot.event_id)
         if pilot.waiting_for:
             pilot.waiting_for = ""
             pilot.save(update_fields=["waiting_for"])
@@ -362,3 +365,4 @@ def pause(pilot: Autopilot, *, reason: str, by: str) -> None:
         running=False, paused_at=timezone.now(), paused_by=by[:150], paused_reason=reason[:300])
     pilot.running = False
     _log(pilot, "paused", by=by, reason=reason[:200])
+    news.changed(pilot.event_id)

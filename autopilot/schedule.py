@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from autopilot import core, runner
 from autopilot import services as autopilot
@@ -28,27 +29,44 @@ def next_start(pilot: Autopilot, latest: Round | None, number: int) -> tuple[int
     if plan.schedule is core.Schedule.FIXED:
         return core.round_start_ms(plan, number, None), _(
             "or as soon as round %(n)d has ended, if later") % {"n": number - 1}
-    return None, _("%(minutes)d minutes after the last game of round %(n)d ends") % {
-        "minutes": pilot.minutes, "n": number - 1}
+    return None, after_the_last_game(pilot.minutes, number - 1)
+
+
+def after_the_last_game(minutes: int, number: int) -> str:
+    """When a round starts that follows round ``number`` by ``minutes``, in words."""
+    if minutes == 0:
+        return _("as soon as the last game of round %(n)d ends") % {"n": number}
+    return ngettext("%(minutes)d minute after the last game of round %(n)d ends",
+                    "%(minutes)d minutes after the last game of round %(n)d ends",
+                    minutes) % {"minutes": minutes, "n": number}
 
 
 def player_schedules(player_ids: list[int]) -> dict[int, PlayerSchedule]:
+    """Each asked player's next round in an event that runs itself: worked out once per event
+    (the round, its start, the absences asked for it), whatever the number of players."""
     players = Player.objects.filter(pk__in=player_ids, event__autopilot__isnull=False,
                                     event__autopilot__finished_at__isnull=True
                                     ).select_related("event__autopilot")
-    found = {}
+    by_event: dict[int, list[Player]] = {}
     for player in players:
-        event, pilot = player.event, player.event.autopilot
+        by_event.setdefault(player.event_id, []).append(player)
+    found = {}
+    for group in by_event.values():
+        event, pilot = group[0].event, group[0].event.autopilot
         number = services.next_round_number(event)
-        if number > services.format.planned_rounds(event) or not player.is_active_in(number):
+        if number > services.format.planned_rounds(event):
             continue
         latest = event.rounds.order_by("-number").first()
         starts, words = next_start(pilot, latest, number)
-        absent = Absence.objects.filter(player=player, round_number=number).exists()
-        found[player.pk] = PlayerSchedule(
-            number, runner.moment(starts) if starts is not None else None, words,
-            absence_url=reverse("autopilot_absence", args=[event.slug, number]),
-            absent=absent)
+        absent = set(Absence.objects.filter(player__in=group, round_number=number)
+                     .values_list("player_id", flat=True))
+        url = reverse("autopilot_absence", args=[event.slug, number])
+        for player in group:
+            if player.is_active_in(number):
+                found[player.pk] = PlayerSchedule(
+                    number, runner.moment(starts) if starts is not None else None, words,
+                    absence_url=url, absent=player.pk in absent, paused=not pilot.running,
+                    paused_reason=pilot.paused_reason if not pilot.running else "")
     return found
 
 

@@ -10,12 +10,13 @@ import datetime
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from autopilot import runner
 from autopilot.models import Autopilot, Registration
 from clocks import services as clock_services
+from games import news
 from games.online import play as online
 from tournament import services
 from tournament.models import Absence, Event, HistoryEntry, Player, PlayerLogin
@@ -52,6 +53,7 @@ def configure(event: Event, values: dict, *, user=None) -> Autopilot:
         pilot = Autopilot(event=event)
     elif pilot.finished_at is not None:
         raise ServiceError(_("The event is over: its automation has nothing left to do."))
+    before = {field: _shown(pilot, field) for field in SETTINGS} if not created else {}
     for field in SETTINGS:
         if field in values:
             setattr(pilot, field, values[field])
@@ -74,7 +76,29 @@ def configure(event: Event, values: dict, *, user=None) -> Autopilot:
         log_change(event, HistoryEntry.Action.AUTOMATIC, {
             "step": "enabled", "first_round": timezone.localtime(pilot.first_round_at)
             .strftime("%Y-%m-%d %H:%M")}, user=user)
+    changes = [[_label(field), before[field], _shown(pilot, field)] for field in SETTINGS
+               if not created and before[field] != _shown(pilot, field)]
+    if changes:  # written in the history and in "What happened by itself"
+        log_change(event, HistoryEntry.Action.AUTOMATIC, {
+            "step": "settings", "by": user.get_username() if user else "", "changes": changes},
+            user=user)
+    news.changed(event.pk)
     return pilot
+
+
+def _shown(pilot: Autopilot, field: str):
+    """A setting's value as the history keeps it: a time in the server's zone, a choice by its
+    value, a yes/no, a number."""
+    value = getattr(pilot, field)
+    if isinstance(value, datetime.datetime):
+        return timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
+    return value
+
+
+def _label(field: str) -> str:
+    """The setting's name as the message catalogue knows it (translated when shown)."""
+    with translation.override("en"):
+        return str(Autopilot._meta.get_field(field).verbose_name)
 
 
 def _locked(event: Event) -> Autopilot:
@@ -107,6 +131,7 @@ def resume(event: Event, *, user) -> Autopilot:
     pilot.save(update_fields=["running", "paused_at", "paused_by", "paused_reason"])
     log_change(event, HistoryEntry.Action.AUTOMATIC,
                {"step": "resumed", "by": user.get_username()}, user=user)
+    news.changed(event.pk)
     return pilot
 
 

@@ -9,7 +9,6 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -24,7 +23,7 @@ from tournament.inputs.request_input import column_range, whole_number
 from tournament.models import Event, HistoryEntry, PlayerLogin
 from tournament.permissions import arbiter_required
 from tournament.services import ServiceError
-from tournament.texts import event_texts
+from tournament.texts import event_texts, formatting
 from tournament.views.logins import PASSWORD_BACKEND
 from tournament.views.public import _event
 
@@ -39,22 +38,15 @@ def _next(pilot, event: Event) -> str:
         when = runner.moment(step.at_ms)
         if step.round and not event.rounds.filter(number=step.round).exists():
             return _("Round %(n)d is paired, published and started at %(at)s.") % {
-                "n": step.round, "at": _clock_words(when)}
+                "n": step.round, "at": formatting.moment(when)}
         return _("No-shows of round %(n)d are forfeited at %(at)s.") % {
-            "n": step.round, "at": _clock_words(when)}
+            "n": step.round, "at": formatting.moment(when)}
     if step.kind is core.Kind.WAIT:
         return _("Round %(n)d is being played: it closes when its last game ends.") % {
             "n": step.round}
     if step.kind is core.Kind.BLOCKED:
         return pilot.waiting_for
     return _("Due now: the server does it within a few seconds.")
-
-
-def _clock_words(when) -> str:
-    """The reader's short date and a 24-hour time (English's "9:49 a.m." would end the
-    sentence twice)."""
-    local = timezone.localtime(when)
-    return f"{formats.date_format(local, 'SHORT_DATE_FORMAT')} {formats.date_format(local, 'H:i')}"
 
 
 @arbiter_required

@@ -14,7 +14,10 @@ class BackupsConfig(AppConfig):
 
     def ready(self):
         from backups import automatic
+        from clocks.flagtimer import register_tick_listener
         from tournament import signals
 
         signals.round_closed.connect(automatic.round_closed, dispatch_uid="backup-round")
+        # the process that owns the flag timer writes the backups a dead server still owes
+        register_tick_listener("owed backups", automatic.write_owed)
         signals.result_stored.connect(automatic.result_stored, dispatch_uid="backup-result")

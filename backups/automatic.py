@@ -5,6 +5,11 @@ Every closed round and every ``AUTO_BACKUP_EVERY`` stored results write
 lost laptop or a wrong correction costs at most a few results. The newest ``AUTO_BACKUP_KEEP``
 files are kept. Writing happens after the transaction commits, so a backup never holds what
 was rolled back, and a full disk never refuses a result: the failure is logged instead.
+
+A closed round's backup is owed in the closing transaction itself (``OwedBackup``): written
+after the commit, the row goes with it; a server killed in between finds the row when it is
+back, and the flag timer's process writes every backup owed for more than ``OWED_AFTER_S``
+(``write_owed``, at each tick). The export page says which are owed.
 """
 
 from __future__ import annotations
@@ -15,13 +20,15 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from backups.document import export_event, parse
+from backups.models import OwedBackup
 from tournament.models import Event, Result
 
 log = logging.getLogger(__name__)
@@ -93,8 +100,42 @@ def _after_commit(event_id: int, why: str) -> None:
 
 
 def round_closed(sender, *, event: Event, number: int, **kwargs) -> None:
-    """Receiver of ``tournament.signals.round_closed``: every closed round backs up."""
-    _after_commit(event.pk, f"round-{number}-closed")
+    """Receiver of ``tournament.signals.round_closed``: every closed round backs up; the
+    backup is owed in the closing transaction, and written once it commits."""
+    owed = OwedBackup.objects.create(event=event, why=f"round-{number}-closed")
+
+    def write() -> None:
+        try:
+            write_now(Event.objects.get(pk=event.pk), owed.why)
+        except Exception:  # a backup must never turn a closed round into an error page
+            log.exception("automatic backup of event %s failed", event.pk)
+            return
+        OwedBackup.objects.filter(pk=owed.pk).delete()
+
+    transaction.on_commit(write)
+
+
+#: A backup owed this long was not written after its commit (the server died): write it now.
+OWED_AFTER_S = 10
+
+
+def write_owed() -> int:
+    """Write the backups owed for more than ``OWED_AFTER_S`` (the flag timer's tick listener):
+    the number written."""
+    due = timezone.now() - timedelta(seconds=OWED_AFTER_S)
+    written = 0
+    for owed in OwedBackup.objects.filter(owed_at__lte=due).select_related("event"):
+        with transaction.atomic():
+            if not OwedBackup.objects.select_for_update().filter(pk=owed.pk).exists():
+                continue  # written by the commit meanwhile, or by another process
+            try:
+                write_now(owed.event, owed.why)
+            except Exception:
+                log.exception("owed backup of event %s failed", owed.event_id)
+                continue
+            OwedBackup.objects.filter(pk=owed.pk).delete()
+            written += 1
+    return written
 
 
 def result_stored(sender, *, event: Event, **kwargs) -> None:

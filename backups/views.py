@@ -21,6 +21,7 @@ MAX_BACKUP_BYTES = 20 * 1024 * 1024
 def export_page(request, event):
     return render(request, "backups/export.html", {
         "event": event, "is_arbiter": True, "backups": automatic.stored(event),
+        "owed": event.owed_backups.order_by("owed_at"),
         "may_restore": request.user.has_perm("tournament.add_event"),
     })
 

@@ -37,7 +37,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Min
 
-from clocks import server_context, services
+from clocks import restart, server_context, services
 from clocks.models import Clock
 from tournament.models import Board
 
@@ -83,6 +83,8 @@ def tick(*, background: bool = False) -> tuple[list[int], int | None]:
     thread of its own (``_ListenerThread``), so that a long one (a self-running event pairing
     a thousand players: most of a minute) never holds up the flags."""
     now = services.now_ms()
+    if restart.beat(now):  # once a second: the server is alive; was it down before?
+        restart.give_back(now)  # before the flags: none falls in the time it was down
     flagged = []
     due = Board.objects.filter(clock__deadline_ms__lte=now).select_related("round__event")
     for board in due:
@@ -221,6 +223,16 @@ class _InProcess:
                 await task
 
 
+async def _beat_forever() -> None:
+    """A worker without the timer (scale-out) writes that it is alive, once a second."""
+    while True:
+        try:
+            await database_sync_to_async(restart.beat)(services.now_ms())
+        except Exception:
+            log.exception("heartbeat not written")
+        await asyncio.sleep(restart.BEAT_S)
+
+
 class FlagTimerMiddleware:
     """ASGI wrapper owning the embedded flag timer (see the module docstring).
 
@@ -233,6 +245,7 @@ class FlagTimerMiddleware:
     def __init__(self, app) -> None:
         self.app = app
         self.timer = _InProcess()
+        self.heartbeat: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send):
         loop_token = server_context.server_loop.set(asyncio.get_running_loop())
@@ -247,9 +260,12 @@ class FlagTimerMiddleware:
             server_context.server_loop.reset(loop_token)
 
     def ensure_started(self) -> None:
-        """Start the timer in the running event loop (once), unless FLAG_TIMER is off."""
+        """Start the timer in the running event loop (once), unless FLAG_TIMER is off; then
+        the process only writes that it is alive (``clocks.restart``), once a second."""
         if enabled():
             self.timer.start()
+        elif self.heartbeat is None or self.heartbeat.done():
+            self.heartbeat = asyncio.get_running_loop().create_task(_beat_forever())
 
     async def _lifespan(self, receive, send) -> None:
         while True:

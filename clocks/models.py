@@ -108,6 +108,20 @@ class ClockLogEntry(models.Model):
         return f"{self.clock_id} v{self.version} {self.action} by {self.who}"
 
 
+class ServerProcess(models.Model):
+    """A process of the server (a worker, the flag timer) and when it was last alive: it
+    writes ``alive_ms`` every second. When every process was down for a while (a restart), the
+    gap between the last one alive and the first one up again is known, and the online games'
+    clocks do not charge it to the players (``clocks.restart``)."""
+
+    name = models.CharField(max_length=120, unique=True)
+    started_ms = models.BigIntegerField()
+    alive_ms = models.BigIntegerField()
+
+    def __str__(self) -> str:
+        return self.name
+
+
 def compact(state: ClockState | None) -> dict | None:
     """A state for the log: everything but the append-only history lists."""
     if state is None:

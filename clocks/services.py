@@ -551,6 +551,24 @@ def on_round_closed(sender, *, event, number, **kwargs) -> None:
     stop_round(event.rounds.get(number=number), who="round closed")
 
 
+def hold(board: Board, from_ms: int, to_ms: int, *, who: str, reason: str) -> Outcome:
+    """The clock did not run from ``from_ms`` to ``to_ms`` (the server was down: nobody could
+    play): the flags that fell while the server was up are stored, then the running clock is
+    paused at ``from_ms`` and resumed at ``to_ms``, with ``reason`` in the log. A clock that was
+    not running then is left as it is."""
+    with transaction.atomic():
+        held = HeldClock(board, from_ms)  # flags due while the server was alive: stored
+        state = held.state
+        if state.running is not None and not state.paused and state.finished is None:
+            detail = {"reason": reason, "held_ms": to_ms - from_ms}
+            held.change(Action.PAUSE, who, None, lambda s, now: (s.pause(now), detail))
+            held.now = to_ms
+            held.change(Action.RESUME, who, None, lambda s, now: (s.resume(now), detail))
+        held.store()
+        held.publish()
+    return Outcome(held.snapshot, held.changed)
+
+
 def apply_flags(board: Board) -> Outcome:
     """Store the flags that fell due (the flag timer's write), each at its exact deadline."""
     return _change(board, Action.FLAG, FLAG_TIMER, None, None)

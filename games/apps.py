@@ -20,6 +20,7 @@ class GamesConfig(AppConfig):
             record_origins,
             records_and_live_entries,
         )
+        from games.news import on_event_signal
         from games.online.arbiter import hall_feed
         from games.online.play import (
             arbiter_command,
@@ -40,6 +41,8 @@ class GamesConfig(AppConfig):
         links.personal_links.register("online games", online_seat_links)
         signals.result_carried_over.connect(carry_record_link, dispatch_uid="games-record-link")
         signals.round_published.connect(round_published, dispatch_uid="games-online-event")
+        for signal in (signals.round_published, signals.round_closed, signals.players_changed):
+            signal.connect(on_event_signal, dispatch_uid="games-news")
         register_press_guard("online games", press_guard, online_board_sql())
         register_flag_listener("online games", flag_fell)
         register_spectator_page("online games", watch_path)

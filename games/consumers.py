@@ -1,4 +1,5 @@
-"""Websockets of online games (docs/online-protocol.md): a seat's socket and a spectator's.
+"""Websockets of online games (docs/online-protocol.md): a seat's socket, a spectator's, and
+the news socket of a player's other pages.
 
 - ``PlayConsumer`` (``ws/play/<token>/``): one player's personal link. It receives its own
   seat's view (the position, scores, both clocks and its own rack, never the other) and sends
@@ -8,6 +9,13 @@
   link, ``games.online.play.link_group``).
 - ``WatchConsumer`` (``ws/watch/<board id>/``): anyone, for a published online round; the
   spectators' view (no rack at all), read only.
+- ``NewsConsumer`` (``ws/news/``): a logged-in player's My games and event pages, which follow
+  their events (``games.news``): the next round, the new game's seat, a pause, a withdrawal,
+  the final standings. The seat's socket brings its player the same news, for the end screen.
+
+A player's page that is open and connected when the player's game is dealt or started counts
+as the player appearing at it (``games.online.play.appear``): a player who waits on My games or
+on the end screen of the game before is never forfeited for not appearing.
 
 Both are members of the board's clock group only: after a move one message brings the clock
 and every seat's view, already encoded, and each socket sends its own seat's (one channel-layer
@@ -20,6 +28,8 @@ everybody at once). The JSON plumbing, errors and refusals come from the clock s
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs
+
 from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -27,16 +37,53 @@ from django.utils.translation import gettext as _
 from clocks import groups
 from clocks import services as clock_services
 from clocks.consumers import BadMessage, ClockSocket, pong
+from games import news
 from games.models import OnlineGame
 from games.online import play as online
 from games.online import presence
 from tournament.boards.tokens import TokenRefused
-from tournament.models import Round
+from tournament.models import PlayerLogin, Round
 from tournament.permissions import visible_boards
 
 #: A move's fields. ``clock`` is read only to be answered as the protocol says (time is the
 #: server's), not as an unknown field.
 MOVE_KEYS = frozenset({"type", "move", "placement", "number", "think_ms", "clock"})
+
+
+class Follower:
+    """A socket of a player's page that follows the player's event (``games.news``): it
+    passes the news on, and the player counts as present at their current game."""
+
+    #: [game id, seat] of the game this page made its player appear at
+    present_at: list | None = None
+
+    async def event_news(self, message):
+        """The event moved on: the page gets its player's news; a player whose page is open
+        as their game starts has appeared at it."""
+        if getattr(self, "withdrawn", False):  # a seat's link reissued: this page has stopped
+            return
+        await self.appear(message.get("game"))
+        await self.send_json({"type": "news", "news": message["news"],
+                              "server_time_ms": clock_services.now_ms()})
+
+    async def appear(self, game) -> None:
+        if game is None or game == self.present_at or not self.may_appear(game):
+            return
+        self.present_at = game
+        told = await database_sync_to_async(online.appear)(*game)
+        if told is not None:
+            await self.channel_layer.group_send(*told)
+        await presence.heard(game[0], game[1], clock_services.now_ms())
+
+    def may_appear(self, game) -> bool:
+        return True
+
+    async def send_news(self, event_id: int, player_ids: list[int]) -> None:
+        """The news as it stands, as the socket opens (after joining the groups: nothing that
+        happens meanwhile is missed)."""
+        messages = await database_sync_to_async(news.messages_of)(event_id, player_ids)
+        for _group, message in messages:
+            await self.event_news(message)
 
 
 class GameSocket(ClockSocket):
@@ -114,10 +161,11 @@ class GameSocket(ClockSocket):
         raise BadMessage(_("Spectators cannot make moves."))
 
 
-class PlayConsumer(GameSocket):
-    """``ws/play/<token>/``: one seat of one online game."""
+class PlayConsumer(Follower, GameSocket):
+    """``ws/play/<token>/``: one seat of one online game; it also follows its player's event
+    (``games.news``): the end screen shows the next game and becomes its seat."""
 
-    listens = (groups.BOARD, online.LINK)
+    listens = (groups.BOARD, online.LINK, news.PLAYER)
 
     async def connect(self):
         self.token = self.scope["url_route"]["kwargs"]["token"]
@@ -128,11 +176,16 @@ class PlayConsumer(GameSocket):
         told = await database_sync_to_async(online.note_seen)(self.game, self.seat)
         if told is not None:  # it has appeared: the board's other sockets learn it now
             await self.channel_layer.group_send(*told)
-        await self.start(online.link_group(self.token))
+        board = self.game.board
+        self.player_id = board.first_id if self.seat == "A" else board.second_id
+        self.present_at = [self.game.pk, self.seat]
+        await self.start(online.link_group(self.token), news.PLAYER.name(self.player_id))
         await presence.heard(self.game.pk, self.seat, clock_services.now_ms())
 
     async def receive_json(self, content, **kwargs):
         await presence.heard(self.game.pk, self.seat, clock_services.now_ms())  # still there
+        if content["type"] == "news":  # the end screen asks what comes next (then follows it)
+            return await self.send_news(self.game.board.round.event_id, [self.player_id])
         await super().receive_json(content, **kwargs)
 
     async def disconnect(self, code):
@@ -204,3 +257,55 @@ class WatchConsumer(GameSocket):
                 # board__pk, not board_id: Django bounds a pk lookup to the column's range (an
                 # id past 64 bits finds nothing), not a foreign key's (SQLite's OverflowError)
                 .filter(board__pk=board_id, board__in=boards).first())
+
+
+class NewsConsumer(Follower, ClockSocket):
+    """``ws/news/[?event=<slug>]``: a logged-in player's pages that follow their events (My
+    games: every event the login plays; the event page: that event). On opening it sends each
+    player's news as it stands, then every change (``games.news``); ``sync`` asks again, and
+    ``ping`` is answered with a ``pong``. Only the login's own players: a seat's link reaches
+    its own player's pages only."""
+
+    listens = (news.PLAYER,)
+    players: list[tuple[int, int]] = []  # (player id, event id) the socket follows
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            return await self.refuse(_("Log in to follow your games."))
+        self.players = await database_sync_to_async(self._players)(user, self._event())
+        await self.accept()
+        await self.join(*(news.PLAYER.name(player) for player, _event in self.players))
+        await self.send_current()
+
+    def _event(self) -> str | None:
+        query = self.scope.get("query_string", b"").decode("latin-1")
+        values = parse_qs(query).get("event", [])
+        return values[0][:100] if values else None
+
+    @staticmethod
+    def _players(user, slug: str | None) -> list[tuple[int, int]]:
+        logins = PlayerLogin.objects.filter(user=user, withdrawn_at__isnull=True)
+        if slug is not None:
+            logins = logins.filter(player__event__slug=slug)
+        return list(logins.values_list("player_id", "player__event_id"))
+
+    async def send_current(self) -> None:
+        events: dict[int, list[int]] = {}
+        for player, event in self.players:
+            events.setdefault(event, []).append(player)
+        for event, players in events.items():
+            await self.send_news(event, players)
+
+    async def receive_json(self, content, **kwargs):
+        kind = content["type"]
+        if kind == "ping":
+            return await self.send(text_data=pong())
+        if kind == "sync":
+            return await self.send_current()
+        raise BadMessage(_("Unknown message type %(type)r.") % {"type": kind})
+
+    async def disconnect(self, code):
+        if self.present_at is not None:
+            await presence.heard(*self.present_at, clock_services.now_ms(), closed=True)
+        await super().disconnect(code)

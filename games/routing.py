@@ -7,4 +7,5 @@ from games import consumers
 websocket_urlpatterns = [
     path("ws/play/<str:token>/", consumers.PlayConsumer.as_asgi()),
     path("ws/watch/<int:board_id>/", consumers.WatchConsumer.as_asgi()),
+    path("ws/news/", consumers.NewsConsumer.as_asgi()),
 ]

@@ -15,7 +15,6 @@ urlpatterns = [
     path("b/<str:token>/live/<str:action>/", views.live_view, name="live_action"),
     path("api/records/", views.api_submit, name="api_submit"),
     path("p/<str:token>/", online_views.online_play, name="online_play"),
-    path("p/<str:token>/next/", online_views.online_next, name="online_next"),
     path("e/<slug:slug>/online/<int:number>/<int:board>/", online_views.online_watch,
          name="online_watch"),
     path("e/<slug:slug>/online/<int:number>/games.json", online_views.online_games,

@@ -20,6 +20,10 @@ from, the new one came from too. Arguments: ``result`` (the new version), ``sour
 round_closed = Signal()
 """A round was closed. Arguments: ``event``, ``number``."""
 
+players_changed = Signal()
+"""A player's place in the event changed: withdrawn, reinstated, an absence asked or taken
+back (sent inside the transaction). Arguments: ``event``. The players' open pages follow it."""
+
 round_published = Signal()
 """A round was published (sent inside the publishing transaction). Arguments: ``round``.
 An online event's rounds go online here."""

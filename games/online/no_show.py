@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import OnlineGame
 
@@ -58,7 +59,9 @@ def refusal(game: OnlineGame, clock: dict[str, Any], missing: list[str], claiman
     due = claim_from_ms(clock, minutes)
     if due is not None and clock["server_time_ms"] < due:
         left = (due - clock["server_time_ms"] + 999) // 1000
-        return _("The waiting time of %(minutes)d minutes is not over: %(left)s to go.") % {
+        return ngettext("The waiting time of %(minutes)d minute is not over: %(left)s to go.",
+                        "The waiting time of %(minutes)d minutes is not over: %(left)s to go.",
+                        minutes) % {
             "minutes": minutes, "left": f"{left // 60}:{left % 60:02d}"}
     return None
 
@@ -67,19 +70,25 @@ def reason(missing: list[str], names: dict[str, str], minutes: int,
            claimant: str | None) -> str:
     """The result's reason, as the standings' note and the board's history show it."""
     who = " · ".join(names[seat] for seat in missing)
-    text = _("%(who)s did not appear within %(minutes)d minutes of the start of the clocks") % {
+    text = ngettext("%(who)s did not appear within %(minutes)d minute of the start of the clocks",
+                    "%(who)s did not appear within %(minutes)d minutes of the start of the clocks",
+                    minutes) % {
         "who": who, "minutes": minutes}
     if claimant is not None:
         text += "; " + _("claimed by %(name)s") % {"name": names[claimant]}
     return text
 
 
+def result(no_show: str) -> str:
+    """The forfeit's result of a game whose ``no_show`` seats never came (both: 0-0)."""
+    return "0-0" if len(no_show) == 2 else "0-1" if no_show == "A" else "1-0"
+
+
 def ended_view(view: dict[str, Any], no_show: str) -> dict[str, Any]:
     """A view of a game that ended with a no-show: over, with the forfeit's result and the
     absent seats (``end_code`` ``end_no_show``, ``end_params`` ``{"seats": "B"}``)."""
-    result = "0-0" if len(no_show) == 2 else "0-1" if no_show == "A" else "1-0"
     return {**view, "over": True, "to_act": None, "awaiting": None, "bonus": False,
-            "result": result, "end": f"no show: {', '.join(no_show)}",
+            "result": result(no_show), "end": f"no show: {', '.join(no_show)}",
             "end_code": "end_no_show", "end_params": {"seats": no_show}}
 
 

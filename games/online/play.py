@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 from clocks import groups
 from clocks import services as clock_services
 from clocks.core.clock import FinishKind
+from games import news
 from games import services as game_services
 from games.dealt import SEED_BYTES, MoveRefused, Table, parse_seed
 from games.engine import format_record
@@ -139,7 +140,10 @@ def mark_online(round_: Round, *, user=None) -> list[OnlineGame]:
                 _("Board %(n)d has already begun over the board; the round cannot go online.")
                 % {"n": board.number})
     OnlineRound.objects.get_or_create(round=round_, defaults={"marked_by": _user(user)})
-    return [game_for(board) for board in boards]
+    games = [game_for(board) for board in boards]
+    if round_.status != Round.Status.DRAFTED:  # the seats' links work now: the players' pages
+        news.changed(round_.event_id)
+    return games
 
 
 @transaction.atomic
@@ -509,6 +513,17 @@ def _follow_clock(game: OnlineGame) -> None:
 # --- a player who never came (games.online.no_show) -------------------------------------------
 
 
+def appear(game_id: int, seat: str) -> tuple[str, dict[str, Any]] | None:
+    """The player of ``seat`` has another page of the event open and connected (My games, the
+    event page, the end screen of their last game) as the game is dealt or started: the server
+    has seen them, as if they had opened the seat (``note_seen``, whose message it returns)."""
+    game = OnlineGame.objects.select_related("board__round__event", "board__first",
+                                             "board__second").filter(pk=game_id).first()
+    if game is None or game.seen(seat) is not None or game.record_id is not None:
+        return None
+    return note_seen(game, seat)
+
+
 def note_seen(game: OnlineGame, seat: str) -> tuple[str, dict[str, Any]] | None:
     """``seat``'s link opened a socket: the seat has appeared. Only the first time is kept;
     then the board group's message that tells every socket (the opponent's page stops offering
@@ -601,4 +616,5 @@ def start_round(round_: Round, *, who: str, user=None) -> int:
         raise OnlineRefused(_("This round is not played online."))
     for board in boards_to_play(round_):
         game_for(board)
+    news.changed(round_.event_id)
     return clock_services.start_round(round_, who=who, user=user)

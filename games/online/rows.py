@@ -1,11 +1,11 @@
 """An online move's two statements on its game row (lock and read, save) in plain SQL.
 
 Every move locks the game row and reads what may have changed since the socket connected (the
-moves, the record, the links, a no-show, the round's status, the board's number and the
-players' names), then writes the moves back. Built with the ORM these two queries (four
-joins, five model instances) cost more of a worker's database thread than the rest of the
-move; like the clock's press (``clocks/rows.py``) they are built once per database vendor
-from the models' metadata and run through Django's cursor, on the same connection and
+moves, the record, the links, a no-show, when each seat appeared, the round's status, the
+board's number and the players' names), then writes the moves back. Built with the ORM these
+two queries (four joins, five model instances) cost more of a worker's database thread than the
+rest of the move; like the clock's press (``clocks/rows.py``) they are built once per database
+vendor from the models' metadata and run through Django's cursor, on the same connection and
 transaction.
 
 Only the game row is locked (``FOR UPDATE OF``): locking the joined board, round and players
@@ -14,10 +14,12 @@ too would make every move of a round wait for the others.
 
 from __future__ import annotations
 
+import datetime
 import json
 from functools import cache
 
 from django.db import connection
+from django.utils.dateparse import parse_datetime
 
 from games.models import OnlineGame
 from tournament.models import Board, Player, Round
@@ -39,7 +41,7 @@ def _lock_sql(vendor: str, for_update_of: bool) -> str:
         return f"{_q(model._meta.db_table)} {alias}"
 
     game = [_column("g", OnlineGame, f)
-            for f in ("moves", "record", "token_a", "token_b", "no_show")]
+            for f in ("moves", "record", "token_a", "token_b", "no_show", "seen_a", "seen_b")]
     columns = [*game, _column("b", Board, "number"), _column("r", Round, "status"),
                _column("f", Player, "name"), _column("s", Player, "name")]
     sql = (f"SELECT {', '.join(columns)} FROM {table(OnlineGame, 'g')}"
@@ -73,13 +75,24 @@ def lock(game: OnlineGame) -> None:
         row = cursor.fetchone()
     if row is None:
         raise OnlineGame.DoesNotExist(f"online game {game.pk} is gone")
-    (moves, game.record_id, game.token_a, game.token_b, game.no_show, number, status, first,
-     second) = row
+    (moves, game.record_id, game.token_a, game.token_b, game.no_show, seen_a, seen_b, number,
+     status, first, second) = row
     game.moves = json.loads(moves) if isinstance(moves, str) else moves
+    # when each seat appeared: the other seat may have appeared since this socket connected,
+    # and every view the move sends says so (the claim box goes)
+    game.seen_a, game.seen_b = _moment(seen_a), _moment(seen_b)
     board = game.board
     board.number, board.first.name, board.second.name = number, first, second
     if status != board.round.status:
         board.round = Round.objects.select_related("event").get(pk=board.round_id)
+
+
+def _moment(value) -> datetime.datetime | None:
+    """A datetime column as the raw cursor gives it (SQLite: text in UTC), as the ORM would."""
+    if isinstance(value, str):
+        moment = parse_datetime(value)
+        return moment if moment is None or moment.tzinfo else moment.replace(tzinfo=datetime.UTC)
+    return value
 
 
 def save(game: OnlineGame) -> None:

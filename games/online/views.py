@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 
 from games.models import OnlineGame
+from games.online import no_show
 from games.online import play as online
-from games.online.next_game import next_game
 from tournament.boards.tokens import TokenRefused
 from tournament.permissions import visible_round
 
 
-def _page(request, game: OnlineGame, seat: str | None, ws_path: str, next_path: str = ""):
+def _page(request, game: OnlineGame, seat: str | None, ws_path: str):
     board = game.board
     event = board.round.event
     is_arbiter = event.is_arbiter(request.user)
@@ -29,7 +29,7 @@ def _page(request, game: OnlineGame, seat: str | None, ws_path: str, next_path: 
     return render(request, "games/online.html", {
         "event": event, "board": board, "round": board.round, "seat": seat,
         "is_arbiter": is_arbiter, "ws_path": ws_path, "view": online.view(game, seat),
-        "standings_url": standings, "next_path": next_path,
+        "standings_url": standings,
     })
 
 
@@ -42,19 +42,7 @@ def online_play(request, token):
         return render(request, "games/refused.html",
                       {"message": str(error), "later": error.later, "seat_link": True},
                       status=403)
-    return _page(request, game, seat, f"/ws/play/{token}/",
-                 reverse("online_next", args=[token]))
-
-
-@never_cache
-def online_next(request, token):
-    """The seat's player's next round, board and online seat, as known now (JSON): asked by
-    the seat page when its game ends (``games.online.next_game``)."""
-    try:
-        game, seat = online.seat_for_token(token)
-    except TokenRefused as error:
-        return JsonResponse({"error": str(error)}, status=403)
-    return JsonResponse(next_game(game, seat))
+    return _page(request, game, seat, f"/ws/play/{token}/")
 
 
 def online_watch(request, slug, number, board):
@@ -80,6 +68,7 @@ def online_games(request, slug, number):
         "players": {"A": game.board.first.name, "B": game.board.second.name},
         "socket": f"/ws/watch/{game.board_id}/",
         "page": reverse("online_watch", args=[slug, round_.number, game.board.number]),
-        "moves": len(game.moves), "over": game.record_id is not None,
-        "result": game.record.summary.get("result") if game.record_id else None,
+        "moves": len(game.moves), "over": game.record_id is not None or bool(game.no_show),
+        "result": game.record.summary.get("result") if game.record_id
+        else no_show.result(game.no_show) if game.no_show else None,
     } for game in games]})

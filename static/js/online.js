@@ -54,10 +54,17 @@
     drawn: gettext("Drawn"),
     winner: gettext("%(name)s won"),
     lowest: gettext("%(name)s: lowest colour %(points)s"),
-    next_board: gettext("Round %(round)s: board %(board)s against %(name)s."),
+    next_board: gettext("Your next game: round %(round)s, board %(board)s against %(name)s."),
     next_bye: gettext("Round %(round)s: you have the bye."),
-    next_starts: gettext("It starts at %(time)s."),
-    next_unknown: gettext("Round %(round)s is not paired yet."),
+    next_at: gettext("Round %(round)s starts at %(time)s, in %(left)s."),
+    next_starts: gettext("It starts at %(time)s, in %(left)s."),
+    next_now: gettext("Round %(round)s is starting."),
+    next_words: gettext("Round %(round)s starts %(when)s."),
+    next_absent: gettext("You asked to miss round %(round)s."),
+    next_paused: gettext("The event is paused: %(why)s"),
+    next_withdrawn: gettext("You were withdrawn from the event: you are not paired again."),
+    next_over: gettext("The event is over."),
+    next_standings: gettext("Final standings"),
     next_play: gettext("Play your next game"),
     title_move: gettext("Your move"),
     absent_wait: gettext("%(name)s has not opened the game yet. If they are still away at %(time)s, you may claim the win by forfeit."),
@@ -370,32 +377,61 @@
     $("end-seed").textContent = view.seed || "";
     if (view.record_id) $("end-record").href = document.body.dataset.viewer.replace("/0/", "/" + view.record_id + "/");
     if (!endShown && !endClosed) { $("online-end").hidden = false; endShown = true; $("end-close").focus(); }
-    if (seat && root.dataset.next && !nextAsked) { nextAsked = true; askNext(); }
+    if (seat && !nextAsked) { nextAsked = true; conn.send({ type: "news" }); }
   }
 
-  /* The player's next round, asked when the game ends (it may have been paired meanwhile). */
-  function askNext() {
-    fetch(root.dataset.next, { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : {}; })
-      .then(function (next) {
-        var box = $("end-next");
-        root.dataset.nextKnown = "1";
-        if (!next.round) return;
-        var text = next.opponent === null ? fmt(S.next_bye, next)
-          : next.board ? fmt(S.next_board, { round: next.round, board: next.board, name: next.opponent })
-          : fmt(S.next_unknown, next);
-        if (next.starts_at) text += " " + fmt(S.next_starts, { time: new Date(next.starts_at).toLocaleString() });
-        box.textContent = text;
-        if (next.url) {
-          var link = document.createElement("a");
-          link.href = next.url;
-          link.textContent = S.next_play;
-          box.appendChild(document.createTextNode(" "));
-          box.appendChild(link);
-        }
-        box.hidden = false;
-      })
-      .catch(function () { /* the end screen stands without it */ });
+  /* What comes next, as the event's news says (the socket brings it as the event moves on,
+   * docs/online-protocol.md "The news socket"): the next game, its start and a countdown, a
+   * pause, a withdrawal, the final standings; the seat of the next game, when it is dealt, is
+   * where the page goes. */
+  var news = null;
+  function tookNews(next) {
+    news = next;
+    var mine = view.round;
+    if (view.over && next.seat && next.round > mine && next.seat !== window.location.pathname) {
+      notify("move");
+      window.location.assign(next.seat);
+      return;
+    }
+    renderNext();
+  }
+  function renderNext() {
+    var box = $("end-next");
+    if (!box || !news || !view.over) return;
+    var parts = [], link = null;
+    if (news.final) { parts.push(S.next_over); link = [news.final, S.next_standings]; }
+    else if (news.withdrawn) parts.push(S.next_withdrawn);
+    else {
+      if (news.round > view.round && news.bye) parts.push(fmt(S.next_bye, { round: news.round }));
+      else if (news.round > view.round && news.board) {
+        parts.push(fmt(S.next_board, { round: news.round, board: news.board, name: news.opponent }));
+        var at = news.round_starts_ms, wait = at ? at - C.serverNow() : 0;
+        if (wait > 0) parts.push(fmt(S.next_starts, { time: C.localTime(at), left: C.format(wait) }));
+        if (news.seat) link = [news.seat, S.next_play];
+      }
+      if (news.next_round && news.next_round > view.round && !(news.round >= news.next_round)) {
+        if (news.starts_ms) {
+          var due = news.starts_ms - C.serverNow();
+          parts.push(due > 0 ? fmt(S.next_at, { round: news.next_round, time: C.localTime(news.starts_ms), left: C.format(due) })
+            : fmt(S.next_now, { round: news.next_round }));
+        } else if (news.starts_words) parts.push(fmt(S.next_words, { round: news.next_round, when: news.starts_words }));
+        if (news.absent) parts.push(fmt(S.next_absent, { round: news.next_round }));
+      }
+      if (news.paused) parts.push(fmt(S.next_paused, { why: news.paused_reason || "—" }));
+    }
+    var text = parts.join(" ");
+    if (box.dataset.text === text + (link ? link[0] : "")) return;
+    box.dataset.text = text + (link ? link[0] : "");
+    box.textContent = text;
+    if (link) {
+      var a = document.createElement("a");
+      a.href = link[0];
+      a.textContent = link[1];
+      box.appendChild(document.createTextNode(" "));
+      box.appendChild(a);
+    }
+    box.hidden = !text;
+    root.dataset.nextKnown = "1";
   }
   $("end-close").addEventListener("click", function () {
     $("online-end").hidden = true;
@@ -437,6 +473,7 @@
       }
     });
     renderClaim();
+    renderNext();
   }
 
   function applyClock(next) {
@@ -480,6 +517,7 @@
         applyView(data.view);
         if (reconnected) { reconnected = false; resend(); render(); }
       } else if (data.type === "clock") applyClock(data.clock);
+      else if (data.type === "news") tookNews(data.news);
       else if (data.type === "refused") {
         pending = null;  // the tile sent goes back to the rack, the board as the server has it
         clearPick();

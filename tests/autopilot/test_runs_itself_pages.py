@@ -156,8 +156,12 @@ def test_runs_itself_my_games_counts_down_then_becomes_the_seat(clock_time):
     assert f'data-starts-ms="{int(first.timestamp())}000"' in page
     assert "I will miss round 1" in page
     state = client.get(reverse("my_games_state")).json()["events"][event.slug]
-    assert state == {"round": None, "seat": None, "next_round": 1,
-                     "starts_ms": int(first.timestamp()) * 1000, "withdrawn": False}
+    assert state == {"event": event.slug, "round": None, "round_starts_ms": None,
+                     "board": None, "bye": False,
+                     "opponent": None, "first": None, "seat": None, "next_round": 1,
+                     "starts_ms": int(first.timestamp()) * 1000, "starts_words": "",
+                     "absent": False, "paused": False, "paused_reason": "",
+                     "withdrawn": False, "final": None}
     # ask to miss round 1, take it back, ask again: not paired
     absence = reverse("autopilot_absence", args=[event.slug, 1])
     client.post(absence)

@@ -32,7 +32,7 @@ def routed_consumers() -> list[type]:
 
 def test_every_routed_consumer_handles_every_message_of_the_groups_it_joins():
     consumers = routed_consumers()
-    assert len(consumers) == 5
+    assert len(consumers) == 6
     missing = []
     for consumer in consumers:
         assert issubclass(consumer, ClockSocket)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from backups import document
 from clocks import services as clock_services
@@ -71,6 +72,11 @@ def test_the_opponent_claims_the_win_once_the_waiting_time_is_over(game, clock_t
     with pytest.raises(online.OnlineRefused, match=r"^The game is over\.$"):
         online.play(game, "A", {"move": "resign"})
     assert online.view(game, None)["over"]  # a reconnect shows the ended game
+    board = game.board
+    listing = Client().get(f"/e/{board.round.event.slug}/online/{board.round.number}"
+                           "/games.json").json()["games"]
+    mine = next(g for g in listing if g["board"] == board.number)
+    assert (mine["over"], mine["result"]) == (True, "1-0")  # a program reads it over too
 
 
 def test_a_player_who_opened_the_game_or_moved_is_never_a_no_show(game, clock_time):

@@ -230,13 +230,15 @@ def test_the_pairings_page_gives_the_arbiters_every_seats_personal_link(
     assert "/p/" not in client.get(pairings).content.decode()
 
 
-def test_the_end_screen_learns_the_players_next_round_as_it_stands(client, db):
-    """``/p/<token>/next/``: asked when the game ends, it says what is known then (the next
-    round not paired, paired but a draft, published with its time, board and opponent, the
-    next online seat, the bye, nothing after the last round), and only to a valid link."""
+def test_the_players_news_follows_the_event_round_after_round(client, db):
+    """What a player's open pages follow (``tournament.boards.seats.news``, which the seat's
+    socket and the news socket send): the current round, the board, the opponent and the seat
+    of the player's online game once its round is published and dealt (a draft is nobody's
+    business yet), the round's time, the bye, and the final standings after the last round."""
     from datetime import UTC, datetime
 
     from tournament import services as event_services
+    from tournament.boards import seats
     from tournament.models import Event
 
     arbiter = get_user_model().objects.create_user("nextarbiter", password="pw-next-1")
@@ -249,38 +251,41 @@ def test_the_end_screen_learns_the_players_next_round_as_it_stands(client, db):
     online.start_round(first, who="arbiter")
     games = list(OnlineGame.objects.filter(board__round=first).select_related("board__first"))
     game = games[0]
-    url = reverse("online_next", args=[game.token_a])
-    assert client.get(url).json() == {"round": 2}
+    player = game.board.first
+    news = seats.news(event, [player.pk])[player.pk]
+    assert (news["round"], news["board"], news["seat"]) == (
+        1, game.board.number, f"/p/{game.token_a}/")
     for each in games:
         assert online.play(each, "A", {"move": "resign"}).error is None
     event_services.close_round(first)
     second = event_services.pair_next_round(event)
-    assert client.get(url).json() == {"round": 2}  # a draft is nobody's business yet
+    assert seats.news(event, [player.pk])[player.pk]["round"] == 1  # a draft: not yet
     event_services.schedule_round(second, datetime(2026, 12, 6, 14, 0, tzinfo=UTC))
-    event_services.publish_round(second)
-    player = game.board.first
+    second = event_services.publish_round(second)
+    news = seats.news(event)
     mine = second.boards.get(Q(first=player) | Q(second=player))
-    answer = client.get(url).json()
-    assert answer["round"] == 2 and answer["starts_at"].startswith("2026-12-06T14:00")
-    assert answer["board"] == mine.number
+    item = news[player.pk]
+    assert item["round"] == 2 and item["round_starts_ms"] == int(
+        datetime(2026, 12, 6, 14, 0, tzinfo=UTC).timestamp() * 1000)
     if mine.second is None:
-        assert answer["opponent"] is None and "url" not in answer
+        assert item["bye"] and item["opponent"] is None and item["seat"] is None
     else:
         plays_first = mine.first == player
-        assert answer["first"] is plays_first
-        assert answer["opponent"] == (mine.second if plays_first else mine.first).name
-        next_game, seat = online.seat_for_token(answer["url"].split("/")[2])
+        assert (item["board"], item["first"]) == (mine.number, plays_first)
+        assert item["opponent"] == (mine.second if plays_first else mine.first).name
+        next_game, seat = online.seat_for_token(item["seat"].split("/")[2])
         assert next_game.board == mine and (next_game.board.first if seat == "A"
                                             else next_game.board.second) == player
     bye = second.boards.get(second__isnull=True)
-    bye_game = next(g for g in games if bye.first in (g.board.first, g.board.second))
-    seat = "A" if bye_game.board.first == bye.first else "B"
-    answer = client.get(reverse("online_next", args=[bye_game.token(seat)])).json()
-    assert answer["board"] == bye.number and answer["opponent"] is None
-    Event.objects.filter(pk=event.pk).update(rounds_planned=1)
-    assert client.get(url).json() == {}  # that was the last round
-    refused = client.get(reverse("online_next", args=["not-a-real-token-at-all"]))
-    assert refused.status_code == 403 and "not valid" in refused.json()["error"]
+    assert news[bye.first_id]["bye"] and news[bye.first_id]["board"] is None
+    assert all(item["final"] is None for item in news.values())
+    Event.objects.filter(pk=event.pk).update(rounds_planned=2, publish_standings=True)
+    online.start_round(second, who="arbiter")
+    for each in OnlineGame.objects.filter(board__round=second):
+        assert online.play(each, "A", {"move": "resign"}).error is None
+    event_services.close_round(second)
+    final = seats.news(Event.objects.get(pk=event.pk), [player.pk])[player.pk]["final"]
+    assert final == reverse("event_standings", args=[event.slug])
 
 
 def test_a_program_finds_a_rounds_online_games_without_scraping_pages(client, round_):

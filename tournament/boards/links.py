@@ -46,13 +46,16 @@ class Link:
 class PlayerSchedule:
     """A player's next round: its ``number``, when it starts (``starts_at``; None: not known
     yet, ``words`` say when), and the page that takes a request to miss it (``absence_url``,
-    empty when it is too late); ``absent``: the player asked to miss it."""
+    empty when it is too late); ``absent``: the player asked to miss it; ``paused``: what runs
+    the event is paused (``paused_reason`` says why), so the time is not kept."""
 
     number: int
     starts_at: datetime | None
     words: str
     absence_url: str = ""
     absent: bool = False
+    paused: bool = False
+    paused_reason: str = ""
 
 
 class Registry(Generic[K, V]):

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournament import signals
 from tournament.boards import player_codes
 from tournament.inputs import csv_input
 from tournament.models import Absence, Event, HistoryEntry, Player
@@ -238,6 +239,7 @@ def record_withdrawal(player: Player, *, reason: str = "") -> Player:
     player.withdrawal_reason = reason.strip()
     checked(player)
     player.save(update_fields=["withdrawn_after_round", "withdrawal_reason"])
+    signals.players_changed.send(Player, event=player.event)
     return player
 
 
@@ -277,6 +279,7 @@ def set_absence(player: Player, round_number: int, *, vp=None, reason: str = "")
     absence.vp, absence.reason = points, reason.strip()
     checked(absence)
     absence.save()
+    signals.players_changed.send(Player, event=event)
     return absence
 
 
@@ -288,6 +291,7 @@ def cancel_absence(absence: Absence) -> None:
         raise ServiceError(_("Round %(n)d is already paired; its absences stand.")
                            % {"n": absence.round_number})
     absence.delete()
+    signals.players_changed.send(Player, event=absence.player.event)
 
 
 FIXED_AFTER_ROUND_ONE = ("pairing_system", "pairing_order", "first_mover")

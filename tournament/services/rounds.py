@@ -568,6 +568,7 @@ def reinstate_player(player: Player, *, user=None) -> Withdrawal:
     else:
         draft = None
     log_change(player.event, HistoryEntry.Action.PLAYER_REINSTATED, about, user=user)
+    signals.players_changed.send(Player, event=player.event)
     return Withdrawal(player, draft, repaired=repaired)
 
 

@@ -32,6 +32,12 @@ COLOUR_NAMES = {
 }
 
 
+@register.filter
+def moment(when) -> str:
+    """``{{ when|moment }}``: a date and a 24-hour time, for a sentence."""
+    return "" if when is None else formatting.moment(when)
+
+
 @register.simple_tag
 def colour_symbol(letter: str, size: int = 18):
     """An inline SVG of one colour's symbol, with its name for screen readers."""

@@ -164,6 +164,11 @@ def _automatic(d: Mapping) -> str:
                  "publish it.") % {"n": n}
     if step == "enabled":
         return _("The event runs itself: round 1 at %(at)s.") % {"at": d["first_round"]}
+    if step == "settings":
+        return _("Settings of the automation changed by %(who)s: %(changes)s.") % {
+            "who": d["by"] or "—", "changes": "; ".join(
+                f"{_(label)}: {_setting(old)} → {_setting(new)}"
+                for label, old, new in d["changes"])}
     simple = {
         "published": _("Round %(n)d published automatically."),
         "dealt": _("Round %(n)d: games dealt automatically."),
@@ -172,6 +177,16 @@ def _automatic(d: Mapping) -> str:
         "waiting": _("Round %(n)d has an open dispute: the automation waits for the arbiter."),
     }
     return simple[step] % {"n": n}
+
+
+def _setting(value) -> str:
+    """A setting's value in a history line: yes or no, the schedule's kind in words, else as
+    kept (a number, a time)."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if value is None:
+        return "—"
+    return {"after": _("after the last game"), "fixed": _("fixed times")}.get(value, str(value))
 
 
 def _player_registered(d: Mapping) -> str:

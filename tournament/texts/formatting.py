@@ -15,6 +15,15 @@ from tournament.standings import format_points
 from tournament.standings.display import format_signed
 
 
+def moment(when) -> str:
+    """A moment in a sentence: the reader's short date and a 24-hour time (English's "9:49
+    a.m." would end the sentence twice: "closes at 9:49 a.m.."), in the server's time zone."""
+    from django.utils import formats, timezone
+
+    local = timezone.localtime(when)
+    return f"{formats.date_format(local, 'SHORT_DATE_FORMAT')} {formats.date_format(local, 'H:i')}"
+
+
 def vp(value) -> str:
     """Victory points as people write them: 1, ½, 6½ (empty for no value)."""
     if value is None or value == "":

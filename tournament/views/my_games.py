@@ -16,67 +16,20 @@ from __future__ import annotations
 
 import datetime
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
-from tournament.boards import links, player_codes
-from tournament.boards.tokens import TokenRefused, check_round_open
-from tournament.models import Board, Confirmation, Player, PlayerCard, PlayerLogin, Round
-from tournament.permissions import published_rounds
+from tournament.boards import links, player_codes, seats
+from tournament.boards.seats import Seat
+from tournament.models import Confirmation, PlayerCard, PlayerLogin
 from tournament.services.confirmations import players_confirm_results
 from tournament.views.confirm import confirm_panel
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Where a player sits in their event's current round (the latest one published)."""
-
-    player: Player
-    round: Round | None
-    board: Board | None
-    board_page: bool
-    """Whether the board's own page (the scoresheet's QR code) opens now and is shown (not for
-    an online game, whose seat link is the way to play)."""
-    personal: links.Link | None = None
-    """The player's own seat's link of an online game (``links.personal_links``)."""
-    panel: dict | None = None
-    """The result confirmation panel (``tournament.views.confirm.confirm_panel``) where the
-    event's players confirm their results and the board has a game to confirm."""
-
-    @property
-    def game(self) -> tuple[int, int] | None:
-        """The key ``personal_links`` knows the seat by (None: a bye or not paired)."""
-        if self.board is None or self.board.is_bye:
-            return None
-        return self.board.pk, self.player.pk
-
-
-def _links_open(round_: Round, now: datetime.datetime) -> bool:
-    try:
-        check_round_open(round_, now)
-    except TokenRefused:
-        return False
-    return True
-
-
-def current_seat(player: Player, now: datetime.datetime) -> Seat:
-    """Where ``player`` sits in the latest published round (My games, the personal page)."""
-    # the player's own board, also where the event keeps its pairings to itself
-    round_ = published_rounds(player.event).order_by("number").last()
-    board = None
-    if round_ is not None:
-        board = (round_.boards.filter(Q(first=player) | Q(second=player))
-                 .select_related("first", "second").first())
-    board_page = (board is not None and board.token_revoked_at is None
-                  and _links_open(round_, now))
-    return Seat(player, round_, board, board_page)
 
 
 def _panel(seat: Seat) -> dict | None:
@@ -108,42 +61,46 @@ def my_games(request):
     # an event that runs itself says when the next round starts (``links.player_schedules``)
     schedules = links.player_schedules.links(seat.player.pk for seat in seats)
     return render(request, "tournament/my_games.html", {
-        "seats": [(seat, cards.get(seat.player.pk), schedules.get(seat.player.pk))
-                  for seat in seats],
+        "seats": [seat_context(seat, cards.get(seat.player.pk), schedules.get(seat.player.pk),
+                               now) for seat in seats],
         "withdrawn": [login for login in held if login.withdrawn_at is not None],
         "server_ms": time.time_ns() // 1_000_000,
     })
 
 
+def seat_context(seat: Seat, card_code: str | None, schedule, now: datetime.datetime) -> dict:
+    """What ``tournament/_my_seat.html`` shows of one event (My games, the event page)."""
+    item = seats.news(seat.player.event, [seat.player.pk], now)[seat.player.pk]
+    return {"seat": seat, "card_code": card_code, "schedule": schedule, "news": item,
+            "news_key": seats.news_key(item)}
+
+
 def _seats_of(logins: list[PlayerLogin], now: datetime.datetime) -> list[Seat]:
     """Where each login's player sits now, with the personal link of an online game."""
-    seats = [current_seat(login.player, now) for login in logins]
-    personal = links.personal_links.links(seat.game for seat in seats if seat.game)
-    # An online game's board shows its seat link only: the board page (the scoresheet's shared
-    # token) is no way to play it, and its record form takes no result for it.
-    return [replace(seat, personal=personal[seat.game], board_page=False)
-            if seat.game in personal else seat for seat in seats]
+    return seats.with_personal_links([seats.current_seat(login.player, now) for login in logins])
 
 
 @never_cache
 @login_required
 def my_games_state(request):
-    """What My games polls (``static/js/my-games.js``): per event, the current round, the seat's
-    link of its online game (null: none now) and when the next round starts, so that the page
-    counts down and becomes the seat of the new game when its round starts, without a reload."""
+    """What My games reads when its socket cannot open (``static/js/news.js``; the socket,
+    ``ws/news/``, brings the same news as it happens): per event the account plays, what the
+    player's open pages follow (``tournament.boards.seats.news``)."""
+    return JsonResponse({"server_ms": time.time_ns() // 1_000_000,
+                         "events": account_news(request.user)})
+
+
+def account_news(user) -> dict[str, dict]:
+    """The news of every event a login plays in (not withdrawn), by event slug."""
     now = timezone.now()
-    seats = _seats_of(list(PlayerLogin.objects.filter(
-        user=request.user, withdrawn_at__isnull=True).select_related("player__event")), now)
-    schedules = links.player_schedules.links(seat.player.pk for seat in seats)
-    events = {}
-    for seat in seats:
-        schedule = schedules.get(seat.player.pk)
-        events[seat.player.event.slug] = {
-            "round": seat.round.number if seat.round else None,
-            "seat": seat.personal.url if seat.personal else None,
-            "next_round": schedule.number if schedule else None,
-            "starts_ms": int(schedule.starts_at.timestamp() * 1000)
-            if schedule and schedule.starts_at else None,
-            "withdrawn": seat.player.withdrawn_after_round is not None,
-        }
-    return JsonResponse({"server_ms": time.time_ns() // 1_000_000, "events": events})
+    held = PlayerLogin.objects.filter(user=user, withdrawn_at__isnull=True) \
+        .select_related("player__event")
+    by_event: dict[int, tuple] = {}
+    for login in held:
+        event = login.player.event
+        by_event.setdefault(event.pk, (event, []))[1].append(login.player_id)
+    found = {}
+    for event, player_ids in by_event.values():
+        for item in seats.news(event, player_ids, now).values():
+            found[event.slug] = item
+    return found

@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from tournament.boards import player_codes
+from tournament.boards.seats import current_seat
 from tournament.models import Absence, CheckIn, Confirmation
 from tournament.services import checkin
 from tournament.services.confirmations import players_confirm_results
@@ -47,7 +48,6 @@ from tournament.views.confirm import (
     posted_board,
     safe_next,
 )
-from tournament.views.my_games import current_seat
 
 #: The card's address (with its code) to this site only: the module says why not "no-referrer".
 REFERRER_POLICY = "same-origin"

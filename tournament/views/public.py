@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 from django.db.models import Count, Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -15,11 +17,11 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from tournament import permissions, services
-from tournament.boards import links
+from tournament.boards import links, seats
 from tournament.bridges import standings_bridge
 from tournament.inputs import name_search
 from tournament.inputs.request_input import column_range, whole_number
-from tournament.models import Board, Event, Player, Result, Round
+from tournament.models import Board, Event, Player, PlayerLogin, Result, Round
 from tournament.tables import (
     PairingsByNameTable,
     PairingsTable,
@@ -28,6 +30,7 @@ from tournament.tables import (
 )
 from tournament.texts import tiebreak_texts
 from tournament.texts.formatting import lowest_text, name_key, vp
+from tournament.views.my_games import seat_context
 
 
 def home(request):
@@ -112,11 +115,31 @@ def event_home(request, slug):
             found.append((p, board))
     else:
         found = [(p, None) for p in players]
-    return render(request, "tournament/event_home.html", _ctx(
+    response = render(request, "tournament/event_home.html", _ctx(
         request, event, rounds=rounds, current=current, query=query, found=found,
         players=event.players.count(), format=services.event_format(event),
         entry=links.event_entries.links([event.pk]).get(event.pk),
+        mine=_my_seat(request, event), server_ms=time.time_ns() // 1_000_000,
     ))
+    add_never_cache_headers(response)  # a player's own section follows the event live
+    return response
+
+
+def _my_seat(request, event) -> dict | None:
+    """The logged-in player's own section of the event (as on My games), kept live by the
+    page's news socket; None for anyone else."""
+    if not request.user.is_authenticated:
+        return None
+    login = (PlayerLogin.objects.filter(user=request.user, player__event=event,
+                                        withdrawn_at__isnull=True)
+             .select_related("player__event").first())
+    if login is None:
+        return None
+
+    now = timezone.now()
+    seat = seats.with_personal_links([seats.current_seat(login.player, now)])[0]
+    schedule = links.player_schedules.links([login.player_id]).get(login.player_id)
+    return seat_context(seat, None, schedule, now)
 
 
 def _board_rows(event, round_, *, arbiter: bool) -> list[dict]:

@@ -457,6 +457,7 @@ class BoardConsumer(BoardSocket):
         snap, opening, kept = await database_sync_to_async(self._opened)(mine)
         self.opened_ms = services.now_ms()
         self.hearing = Hearing.opened(self.opened_ms, opening.paced_ms)
+        self.in_burst = not self.hearing.back  # as ``links.opened`` listed it
         self.holds, self.kept, self.asked = opening.holds, kept, opening.asked
         # what the page needs to start, in one message: the clock, and whether it keeps it
         await self.send_json({"type": "snapshot", "clock": snap, "device": self.told()})

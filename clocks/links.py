@@ -38,6 +38,7 @@ from django.db import transaction
 
 from clocks import groups
 from clocks.core.clock import Dated, Reconciliation
+from clocks.core.hearing import Hearing
 from clocks.models import Clock
 
 SILENT_MS = 3_000  # no heartbeat for this long: the board's device is offline
@@ -183,7 +184,8 @@ class Opening:
 def opened(board_id: int, round_id: int, channel: str, now: int, device: str | None,
            claim: Callable[[dict[str, Any], Clock, str, int], None] | None = None,
            live_elsewhere: dict[str, int] | None = None) -> Opening:
-    """A board socket opened for ``device``: listed live, replacing the device's older sockets.
+    """A board socket opened for ``device``: listed live (in the burst of a silence, when it
+    opens more than a heartbeat after the device was last heard), replacing its older sockets.
     ``claim`` (``clocks.holder``) gives the clock to the device if no device has ever kept it.
     ``live_elsewhere``: this process's older sockets of the device by channel, with the last
     time each heard it at its pace (the others' are known only once reported)."""
@@ -204,7 +206,10 @@ def opened(board_id: int, round_id: int, channel: str, now: int, device: str | N
                 unknown = unknown or state is not None
             else:
                 heard = max(heard or 0, paced)
-        sockets[channel] = LIVE
+        # opened after a silence, the socket is in its burst: a socket the device opens next
+        # (a page's second attempt, another worker) still counts the silence from ``heard``
+        paced = None if unknown else heard
+        sockets[channel] = LIVE if Hearing.opened(now, paced).back else {"burst": paced}
         if device is not None:
             devices[channel] = device
         link["sockets"], link["devices"] = sockets, devices

@@ -8,6 +8,8 @@ that speaks the protocol gains at most about a second a press on a link the serv
 page's pace; through a silence it observed, the silence beyond the heartbeat.
 """
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
@@ -365,4 +367,31 @@ async def test_late_bytes_of_the_old_socket_leave_an_honest_outage_its_credit(bo
     for press, at in zip(presses, (3_000, 10_000, 16_000), strict=True):
         assert abs(press.at_ms - (start + at)) <= 300
     for socket in (tablet, back):
+        await socket.disconnect()
+
+
+async def test_two_sockets_the_page_opens_at_once_after_an_outage_both_count_its_silence(
+        board, clock_time):
+    """A reloaded page's first socket and its retry reach the server together when the network
+    returns (the browser's attempt TCP kept, and a new one): the second replaces the first
+    before the first is watched, and the queued press it sends is still credited the silence
+    the server observed, not just the transport's allowance."""
+    start = await start_at(board, clock_time)
+    tablet, _told, snap = await opened(board, TABLET)
+    await ping(tablet, clock_time, times=2)  # 2.5 s: the last message heard
+    last_heard = clock_time.now
+    await tablet.disconnect()  # the page was reloaded during the outage
+    clock_time.now = start + 20_000  # the network returns
+    first, second = await asyncio.gather(connect(board_path(board, TABLET)),
+                                         connect(board_path(board, TABLET)))
+    await receive(second, "snapshot")
+    await second.send_json_to(measured("A", 0, 6_000, snap["epoch"]))  # pressed at 6 s
+    answer = await next_of(second, "pressed", past=("snapshot", "hall", "replaced"))
+    assert (answer["status"], answer["dated"]) == ("accepted", "device")
+    presses = await database_sync_to_async(services.presses)(board)
+    assert [p.at_ms for p in presses] == [start + 6_000]
+    entry = await database_sync_to_async(
+        lambda: ClockLogEntry.objects.filter(clock__board=board, action="press").get())()
+    assert entry.detail["reconciled"]["silence_ms"][0] == last_heard
+    for socket in (first, second):
         await socket.disconnect()

@@ -316,6 +316,10 @@ class Table:
         seated = {**public, "seat": seat, "rack": self.rack(seat)}
         if self.choice == seat:
             seated["awaiting"] = "choice"  # only the chooser learns that it may swap
+        if public["to_act"] == seat and not self.over:
+            # where a tile can go: its page marks the cells, and refuses a second cell that
+            # would break the placement rule at once (the server checks every move again)
+            seated["reach"] = self.game.reach()
         return seated
 
     def _public_view(self) -> dict[str, Any]:

@@ -206,6 +206,14 @@ class Game:
                 result.append(Placement(names[a], second, names[b], first))
         return result
 
+    def reach(self) -> list[str]:
+        """The free cells from which the seat to move may place a tile now: two adjacent free
+        cells take one exactly when one of them is here (``Position.reaching``)."""
+        if self.end:
+            return []
+        names = self.board.names
+        return [names[c] for c in self._pos.reaching(self.first_round)]
+
     def snapshot(self) -> Snapshot:
         """Copies of the tracks, seat sides, flags, resignations and history, for results."""
         return Snapshot(

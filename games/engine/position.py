@@ -92,6 +92,20 @@ class Position:
         allowed = self.allowed
         return [(a, b) for a, b in self.board.edges if allowed(a, b, first_round)]
 
+    def reaching(self, first_round: bool) -> list[int]:
+        """The empty cells from which a tile meets the rule in force now: a pair of adjacent
+        empty cells may take a tile exactly when one of them is among these (the rules only
+        ask what one of the two cells touches), so a page can mark where a tile can go."""
+        cells, board = self.cells, self.board
+        empty = [c for c in range(self.size) if cells[c] == EMPTY]
+        if first_round and self.fresh_first:
+            colour_at, touched = board.start_colour, self.touched_symbols
+            return [c for c in empty if any(colour_at[n] >= 0 and not touched[colour_at[n]]
+                                            for n in board.neighbours[c])]
+        if self.touch_rule:
+            return [c for c in empty if self.touching[c]]
+        return empty
+
     def has_legal(self, first_round: bool) -> bool:
         """Whether any tile can be placed; O(1) except in a fresh-symbol first round."""
         if first_round and self.fresh_first:

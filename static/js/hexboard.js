@@ -38,12 +38,15 @@
 
   // Draw an empty board of radius n into `svg`; returns {cells: name -> polygon, setColour}.
   // onClick(cell) for a tap on a free-to-play cell; onStart(cell), if given, for a tap on a
-  // start symbol (a page that says why nothing happens there).
-  function draw(svg, n, onClick, onStart) {
+  // start symbol (a page that says why nothing happens there). With `keys` the board is played
+  // from the keyboard too (a seat's page): every cell is a button in the page's tab order (one
+  // at a time, the arrow keys move between neighbours, Enter or Space taps it) whose name the
+  // page sets (label(cell, text)), so that a screen reader reads the board cell by cell.
+  function draw(svg, n, onClick, onStart, keys) {
     n = n || 5;
     var w = SIZE * Math.sqrt(3) * (2 * n + 1) + 8, h = SIZE * (3 * n + 2) + 8;
     svg.setAttribute("viewBox", (-w / 2) + " " + (-h / 2) + " " + w + " " + h);
-    svg.setAttribute("role", "img");
+    svg.setAttribute("role", keys ? "group" : "img");
     var cells = {}, marks = {};
     var starts = {};
     Object.keys(STARTS).forEach(function (c) { starts[cellName(STARTS[c][0], STARTS[c][1], n)] = c; });
@@ -65,8 +68,60 @@
           g.style.cursor = "pointer";
           g.addEventListener("click", (function (cell) { return function () { onClick(cell); }; })(name));
         }
-        marks[name] = { g: g, x: xy[0], y: xy[1], label: label };
+        marks[name] = { g: g, x: xy[0], y: xy[1], label: label, q: q, r: r };
+        if (keys) {
+          g.setAttribute("role", "button");
+          g.setAttribute("tabindex", "-1");
+          g.setAttribute("aria-label", name);
+          g.addEventListener("keydown", (function (cell) { return function (e) { onKey(e, cell); }; })(name));
+        }
       }
+    }
+    /* The keyboard: one cell in the tab order (the last one focused); arrows to a neighbour
+     * (left and right along the row, up and down to the row above or below); Enter or Space
+     * is a tap. */
+    var current = null;
+    function focusCell(name) {
+      if (!marks[name]) return;
+      if (current && marks[current]) marks[current].g.setAttribute("tabindex", "-1");
+      current = name;
+      marks[name].g.setAttribute("tabindex", "0");
+      marks[name].g.focus();
+    }
+    if (keys) {
+      var middle = cellName(0, 0, n);
+      marks[middle].g.setAttribute("tabindex", "0");
+      current = middle;
+    }
+    // left and right along the row; up to the row above (up and to the right, else up and to
+    // the left at the board's edge), down likewise (down and to the left, else to the right),
+    // so that up then down comes back to the same cell
+    var STEPS = { ArrowLeft: [[-1, 0]], ArrowRight: [[1, 0]], ArrowUp: [[1, -1], [0, -1]],
+                  ArrowDown: [[-1, 1], [0, 1]] };
+    function onKey(e, cell) {
+      var m = marks[cell];
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        if (starts[cell]) { if (onStart) onStart(cell); } else if (onClick) onClick(cell);
+        return;
+      }
+      var steps = STEPS[e.key];
+      if (!steps) return;
+      e.preventDefault();
+      for (var i = 0; i < steps.length; i++) {
+        var next = cellName(m.q + steps[i][0], m.r + steps[i][1], n);
+        if (marks[next] && Math.max(Math.abs(m.q + steps[i][0]), Math.abs(m.r + steps[i][1]),
+                                    Math.abs(m.q + steps[i][0] + m.r + steps[i][1])) <= n) {
+          focusCell(next);
+          return;
+        }
+      }
+    }
+    function setLabel(name, text) {
+      if (marks[name]) marks[name].g.setAttribute("aria-label", text);
+    }
+    function toggle(name, cls, on) {
+      if (marks[name]) marks[name].g.classList.toggle(cls, !!on);
     }
     function setColour(name, letter) {
       var m = marks[name];
@@ -79,13 +134,17 @@
         u.setAttribute("class", "piece");
         m.label.style.display = "none";
         // A named piece is an image of its own: a plain <g> may not carry a label (ARIA).
-        m.g.setAttribute("role", "img");
-        m.g.setAttribute("aria-label", name + " " + NAMES[letter]);
+        if (!keys) {
+          m.g.setAttribute("role", "img");
+          m.g.setAttribute("aria-label", name + " " + NAMES[letter]);
+        }
       } else {
         cells[name].setAttribute("fill", "#f4f1ea");
         m.label.style.display = "";
-        m.g.removeAttribute("role");
-        m.g.removeAttribute("aria-label");
+        if (!keys) {
+          m.g.removeAttribute("role");
+          m.g.removeAttribute("aria-label");
+        }
       }
     }
     function highlight(name, on) {
@@ -100,7 +159,8 @@
       m.g.classList.remove("preview", "pending");
       if (kind) m.g.classList.add(kind);
     }
-    return { cells: cells, setColour: setColour, highlight: highlight, starts: starts, mark: mark };
+    return { cells: cells, setColour: setColour, highlight: highlight, starts: starts, mark: mark,
+             label: setLabel, toggle: toggle, focus: focusCell };
   }
 
   // Six horizontal bars for a seat's tracks (0-18) into `container`.

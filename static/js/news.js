@@ -49,11 +49,12 @@
 
   /* The news of one event: the new game's seat is where the player goes; other news brings
    * the event's section again when the page is behind it. */
-  var refreshing = {};
+  var refreshing = {}, leaving = false;
   function take(news) {
     var section = sectionOf(news.event);
-    if (!section) return;
+    if (!section || leaving) return;
     if (news.seat && news.seat !== shownSeat(section) && !news.withdrawn) {
+      leaving = true;  // news keeps coming until the seat's page replaces this one: go once
       notify(interpolate(gettext("Round %(n)s: your game has started"), { n: news.round }, true));
       window.location.assign(news.seat);
       return;

@@ -54,25 +54,32 @@
     return bonus ? fmt(S.bonus, { move: text }) : text;
   }
 
+  /* What a turn did, in words, without the player's name: "f10 red, f9 green, +3 red; bonus:
+   * e5 blue, e6 red, +2 blue" (the list's item; a screen reader hears the opponent's turn). */
+  function turnText(turn) {
+    var placed = 0;
+    return turn.actions.map(function (a) {
+      var text = actionText(a, a.action === "place" && placed > 0);
+      if (a.action === "place") placed++;
+      return text;
+    }).join("; ");
+  }
+
   /* The list `list` (an <ol>) rebuilt, one item per turn, the last marked and scrolled to. */
   function render(list, actions, names) {
     list.innerHTML = "";
     var all = turns(actions);
     all.forEach(function (turn, n) {
-      var item = document.createElement("li"), who = document.createElement("b"), placed = 0;
+      var item = document.createElement("li"), who = document.createElement("b");
       who.textContent = names[turn.seat];
       item.appendChild(who);
       item.dataset.seat = turn.seat;
-      item.appendChild(document.createTextNode(": " + turn.actions.map(function (a) {
-        var text = actionText(a, a.action === "place" && placed > 0);
-        if (a.action === "place") placed++;
-        return text;
-      }).join("; ")));
+      item.appendChild(document.createTextNode(": " + turnText(turn)));
       if (n === all.length - 1) item.className = "last";
       list.appendChild(item);
     });
     list.scrollTop = list.scrollHeight;
   }
 
-  global.IngeniousMoves = { cellsOf: cellsOf, turns: turns, render: render };
+  global.IngeniousMoves = { cellsOf: cellsOf, turns: turns, turnText: turnText, render: render };
 })(window);

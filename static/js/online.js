@@ -15,7 +15,7 @@
   var view = JSON.parse(document.getElementById("online-initial").textContent);
   var clock = view.clock;
   var $ = function (id) { return document.getElementById(id); };
-  var board = HexBoard.draw($("online-board"), 5, onCell, onStart);
+  var board = HexBoard.draw($("online-board"), 5, onCell, onStart, Boolean(seat));
   var chosen = null, turned = false, picked = [], outlined = [], lastTap = null;
   /* A placement shown on the board and not sent (waiting for Confirm). */
   var preview = null;
@@ -42,6 +42,23 @@
     choose_first: gettext("Swap your rack or refill it first."),
     taken: gettext("That cell is taken: tap a free cell."),
     start_cell: gettext("That is a start symbol: tiles go on the free cells."),
+    no_room: gettext("No tile can go there now: tap one of the marked cells."),
+    breaks_rule: gettext("Those two cells break the placement rule: a tile must touch a tile or a start symbol. Tap one of the marked cells."),
+    cell_free: gettext("%(cell)s, free"),
+    cell_reach: gettext("%(cell)s, free, a tile can go here"),
+    cell_tile: gettext("%(cell)s, %(colour)s"),
+    cell_start: gettext("%(cell)s, start symbol, %(colour)s"),
+    cell_preview: gettext("%(cell)s, %(colour)s, shown only: confirm or cancel"),
+    cell_sent: gettext("%(cell)s, %(colour)s, sent"),
+    cell_chosen: gettext("%(cell)s, chosen"),
+    moved: gettext("%(name)s: %(move)s"),
+    lowest_words: gettext("lowest: %(colours)s %(points)s"),
+    lowest_all: gettext("lowest: all six colours at %(points)s"),
+    ingenious: gettext("Ingenious! %(colours)s at 18"),
+    score_label: gettext("%(colour)s %(points)s"),
+    full_name: gettext("%(name)s (plays %(side)s)"),
+    first: gettext("first"),
+    second: gettext("second"),
     bad_entry: gettext("Type a move like f10R-f9G, or two cells like f10 f9 for the chosen tile."),
     confirm_resign: gettext("Resign this game? Your opponent wins."),
     sending: gettext("Sending your move…"),
@@ -99,17 +116,24 @@
   });
 
   // --- feedback where the finger is --------------------------------------------------------------
-  var hintTimer = null;
+  /* A note after a tap: over the status line (never over a cell, never in the way of the
+   * next tap), the tapped cell flashing where the finger is. */
+  var hintTimer = null, flashed = null;
   function hint(text, cell) {
     var box = $("online-message");
     window.clearTimeout(hintTimer);
     box.textContent = text || "";
     box.hidden = !text;
+    if (flashed) { board.toggle(flashed, "refused", false); flashed = null; }
     if (!text) return;
-    var wrap = box.parentNode.getBoundingClientRect(), poly = cell && board.cells[cell];
-    var y = poly ? poly.getBoundingClientRect().top - wrap.top : wrap.height / 2;
-    box.style.top = Math.max(0, y > 80 ? y - 64 : y + 44) + "px";
+    if (cell && board.cells[cell]) { flashed = cell; board.toggle(cell, "refused", true); }
     hintTimer = window.setTimeout(function () { hint(""); }, 4000);
+  }
+  /* Words for a screen reader, said once (the opponent's move, the next game). */
+  function announce(text) {
+    var box = $("online-announce");
+    box.textContent = "";
+    window.setTimeout(function () { box.textContent = text; }, 50);
   }
 
   function qr(cell) { return [Number(cell.slice(1)) - 6, 5 - (cell.charCodeAt(0) - 97)]; }
@@ -120,6 +144,24 @@
     });
   }
   var cellsOf = M.cellsOf;
+  /* Where a tile can go: the server names the free cells from which a tile meets the placement
+   * rule (``reach``, for the seat to move); two adjacent free cells take one exactly when one
+   * of them is among these. The page marks them, and refuses a pair that breaks the rule at
+   * the second tap instead of after Confirm (the server checks every move again). */
+  var reach = null;
+  function free(cell) { return Boolean(board.cells[cell]) && !view.cells[cell] && !board.starts[cell]; }
+  function neighbours(cell) {
+    var p = qr(cell);
+    return [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]].map(function (d) {
+      return HexBoard.cellName(p[0] + d[0], p[1] + d[1], 5);
+    }).filter(function (c) { return Boolean(board.cells[c]); });
+  }
+  function legalPair(a, b) {
+    return reach !== null && free(a) && free(b) && adjacent(a, b) && (reach[a] || reach[b]);
+  }
+  function partners(cell) {
+    return neighbours(cell).filter(function (other) { return legalPair(cell, other); });
+  }
   function myTurn(awaiting) {
     return seat && !view.over && view.to_act === seat && (!awaiting || view.awaiting === awaiting);
   }
@@ -224,7 +266,14 @@
     if (preview) { preview = null; clearPick(); }  // a new tap starts the placement anew
     hint("");
     if (picked.length === 1 && picked[0] === cell) { clearPick(); render(); return; }
+    if (picked.length === 1 && adjacent(picked[0], cell) && reach && !legalPair(picked[0], cell)) {
+      clearPick();
+      hint(S.breaks_rule, cell);
+      render();
+      return;
+    }
     if (picked.length === 1 && !adjacent(picked[0], cell)) { clearPick(); hint(S.not_adjacent, cell); }
+    if (!picked.length && reach && !partners(cell).length) { hint(S.no_room, cell); render(); return; }
     picked.push(cell);
     board.highlight(cell, true);
     if (picked.length === 2) propose(picked[0], picked[1]); else render();
@@ -268,15 +317,30 @@
     });
   }
 
+  /* Each player's six tracks, 0 to 18, as the game's own board shows them: the lowest colour
+   * marked and named in words, a colour at 18 ("Ingenious!") marked too. */
   function renderScores() {
     ["A", "B"].forEach(function (s) {
       var box = root.querySelector('[data-scores="' + s + '"]');
-      var low = view.lowest[s];
+      var low = view.lowest[s], scores = view.scores[s], full = [];
       box.querySelectorAll(".score").forEach(function (el) {
-        var c = el.dataset.colour;
-        el.querySelector("b").textContent = view.scores[s][c];
+        var c = el.dataset.colour, points = scores[c];
+        el.querySelector("b").textContent = points;
+        el.querySelector(".track-fill").style.width = (100 * Math.min(points, 18) / 18) + "%";
         el.classList.toggle("lowest", low.indexOf(c) >= 0);
+        el.classList.toggle("full", points >= 18);
+        if (points >= 18) full.push(HexBoard.NAMES[c]);
+        el.setAttribute("aria-label", fmt(S.score_label, { colour: HexBoard.NAMES[c], points: points }));
+        el.setAttribute("role", "img");
       });
+      var words = low.length === 6 ? fmt(S.lowest_all, { points: scores[low[0]] })
+        : fmt(S.lowest_words, {
+          colours: low.split("").map(function (c) { return HexBoard.NAMES[c]; }).join(", "),
+          points: low.length ? scores[low[0]] : 0,
+        });
+      if (full.length) words += " · " + fmt(S.ingenious, { colours: full.join(", ") });
+      var line = root.querySelector('[data-lowest="' + s + '"]');
+      if (line.textContent !== words) line.textContent = words;
     });
     $("bag").textContent = view.bag;
   }
@@ -304,6 +368,7 @@
       board.mark(cell, parts[1] || null);
     });
     drawn = want;
+    renderReach();
     outlined.forEach(function (c) { board.highlight(c, false); });
     var turns = M.turns(view.actions || []), last = null;
     for (var i = turns.length - 1; i >= 0 && !last; i--) if (turns[i].cells.length) last = turns[i];
@@ -313,6 +378,44 @@
       board.cells[c].setAttribute("stroke-width", 3);
     });
     picked.forEach(function (c) { board.highlight(c, true); });
+    renderLabels();
+  }
+
+  /* The cells a tile can go to now, marked: any such cell before the first tap, the partners
+   * of the first cell after it; none while a move is previewed or on its way. */
+  var marked = {};
+  function renderReach() {
+    reach = null;
+    if (view.reach && mayMove("place")) {
+      reach = {};
+      view.reach.forEach(function (c) { reach[c] = true; });
+    }
+    var want = {};
+    if (reach && !preview && !pending && chosen !== null) {
+      var cells = picked.length === 1 ? partners(picked[0])
+        : Object.keys(board.cells).filter(function (c) { return free(c) && partners(c).length; });
+      cells.forEach(function (c) { want[c] = true; });
+    }
+    Object.keys(marked).forEach(function (c) { if (!want[c]) board.toggle(c, "reach", false); });
+    Object.keys(want).forEach(function (c) { if (!marked[c]) board.toggle(c, "reach", true); });
+    marked = want;
+  }
+
+  /* Every cell's name for a screen reader: free (and whether a tile can go there), a tile and
+   * its colour, a start symbol, a tile shown only or sent, the cell chosen. */
+  var labels = {};
+  function renderLabels() {
+    if (!seat) return;
+    Object.keys(board.cells).forEach(function (c) {
+      var parts = (drawn[c] || "").split(":"), text;
+      if (board.starts[c]) text = fmt(S.cell_start, { cell: c, colour: HexBoard.NAMES[board.starts[c]] });
+      else if (parts[0] && parts[1] === "preview") text = fmt(S.cell_preview, { cell: c, colour: HexBoard.NAMES[parts[0]] });
+      else if (parts[0] && parts[1] === "pending") text = fmt(S.cell_sent, { cell: c, colour: HexBoard.NAMES[parts[0]] });
+      else if (parts[0]) text = fmt(S.cell_tile, { cell: c, colour: HexBoard.NAMES[parts[0]] });
+      else if (picked.indexOf(c) >= 0) text = fmt(S.cell_chosen, { cell: c });
+      else text = fmt(marked[c] ? S.cell_reach : S.cell_free, { cell: c });
+      if (labels[c] !== text) { labels[c] = text; board.label(c, text); }
+    });
   }
 
   var logged = -1;
@@ -498,7 +601,11 @@
     if (next.number !== view.number) { chosen = null; turned = false; preview = null; clearPick(); hint(""); }
     if (pending && next.number > pending.message.number) pending = null;  // answered: the move stands
     view = next;
-    if (moved && actions.length && actions[actions.length - 1].seat !== seat) notify("move");
+    if (moved && actions.length && actions[actions.length - 1].seat !== seat) {
+      notify("move");
+      var turns = M.turns(actions), last = turns[turns.length - 1];
+      if (seat && last) announce(fmt(S.moved, { name: name(last.seat), move: M.turnText(last) }));
+    }
     applyClock(next.clock);
     render();
   }
@@ -531,6 +638,14 @@
       }
     },
   }, seat ? "keeper" : "watcher");
+
+  /* A name cut to fit shows whole on a tap (in the note over the status line). */
+  root.querySelectorAll(".player .name").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var s = button.closest(".player").dataset.player;
+      hint(fmt(S.full_name, { name: button.dataset.fullName, side: s === "A" ? S.first : S.second }));
+    });
+  });
 
   if (seat) {
     $("confirm-btn").addEventListener("click", confirmPreview);

@@ -140,15 +140,22 @@ def test_two_seats_play_a_whole_online_game_on_phones(server, browser, arbiter):
     first = Table(seed).to_act
     assert pages[first].title().startswith("Your move")
 
-    # feedback where the finger is: over the board, gone on its own
+    # feedback: the tapped cell flashes where the finger is, the note lies over the status
+    # line (never over a cell, never in the way of the next tap), gone on its own
     other = "B" if first == "A" else "A"
     pages[other].click('#online-board g[data-cell="f6"]')
     assert "not your turn" in pages[other].inner_text("#online-message")
     pages[first].click('#online-board g[data-cell="f1"]')  # a start symbol
     assert "start symbol" in pages[first].inner_text("#online-message")
+    assert pages[first].locator('#online-board g[data-cell="f1"].refused').count() == 1
     bubble = pages[first].locator("#online-message").bounding_box()
-    area = pages[first].locator(".board-wrap").bounding_box()
-    assert area["y"] <= bubble["y"] <= area["y"] + area["height"]
+    line = pages[first].locator(".status-wrap").bounding_box()
+    area = pages[first].locator("#online-board").bounding_box()
+    assert bubble == line and not (  # the note and the board share no point
+        bubble["x"] < area["x"] + area["width"] and area["x"] < bubble["x"] + bubble["width"]
+        and bubble["y"] < area["y"] + area["height"] and area["y"] < bubble["y"] + bubble["height"])
+    assert pages[first].evaluate(
+        "getComputedStyle(document.getElementById('online-message')).pointerEvents") == "none"
     pages[first].wait_for_selector("#online-message", state="hidden")
 
     table = Table(seed)

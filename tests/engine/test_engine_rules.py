@@ -44,3 +44,28 @@ def test_a_new_profile_is_one_declaration(monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(IllegalActionError, match="must touch a tile"):
         game.place("A", "c3B-c4B")  # after the first round the touch rule applies
     assert game.place("A", "f8R-f7Y") == {"R": 3}
+
+
+@pytest.mark.parametrize("profile", ["mso", "kosmos"])
+def test_the_cells_a_page_marks_give_exactly_the_legal_placements(profile):
+    """``Game.reach``: two adjacent free cells take a tile exactly when one of them is marked,
+    at every position of random games under either rules profile (first round included)."""
+    import random as _random
+
+    from games.engine import Game
+    from games.engine.tiles import Bag
+
+    for seed in range(12):
+        rng = _random.Random(seed)
+        game = Game(2, profile)
+        bag = Bag(game.tile_set, rng)
+        names = game.board.names
+        while not game.is_over and len(bag):
+            tile = bag.draw(1)[0]
+            legal = game.legal_placements(tile)
+            reach = set(game.reach())
+            free = {names[c] for c in range(len(names)) if game.position.cells[c] == -1}
+            marked = {frozenset((names[a], names[b])) for a, b in game.board.edges
+                      if {names[a], names[b]} <= free and ({names[a], names[b]} & reach)}
+            assert marked == {frozenset((p.first, p.second)) for p in legal}, seed
+            game.place(game.to_move, rng.choice(legal))

@@ -79,7 +79,9 @@ def _check_private(game, moves, log, seat):
         view = message["view"]
         newest_clock = max(newest_clock, view["clock"]["version"])
         allowed = VIEW_KEYS | (END_KEYS if view["over"] else set()) | (
-            {"rack"} if seat is not None else set())
+            {"rack"} if seat is not None else set()) | (
+            {"reach"} if seat is not None and view["to_act"] == seat and not view["over"]
+            else set())  # where a tile can go: for the seat to move only
         assert set(view) == allowed, set(view) ^ allowed
         assert view["seat"] == seat
         truth = _truth(game, moves, view["number"], seat)

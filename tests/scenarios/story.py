@@ -664,7 +664,7 @@ class Account(Visitor):
         """Each event's section of "My games" by slug, and the notices of withdrawn logins."""
         html = self.get(reverse("my_games")).content.decode()
         seats = {}
-        for slug, body in re.findall(r'<section class="card my-seat" data-event="([^"]+)">'
+        for slug, body in re.findall(r'<section class="card my-seat" data-event="([^"]+)"[^>]*>'
                                      r'(.*?)</section>', html, re.S):
             personal = re.search(r'class="button personal-link" href="([^"]+)"', body)
             board = re.search(r'class="button secondary board-page" href="([^"]+)"', body)

@@ -246,6 +246,7 @@ class FlagTimerMiddleware:
         self.app = app
         self.timer = _InProcess()
         self.heartbeat: asyncio.Task | None = None
+        restart.ready(services.now_ms())  # the application is built: the server listens next
 
     async def __call__(self, scope, receive, send):
         loop_token = server_context.server_loop.set(asyncio.get_running_loop())

@@ -44,6 +44,17 @@ SERVER = "server"
 BEAT_S = 1.0
 
 _last_beat = {"ms": None}
+#: When this process became able to serve (``ready``); None: at its first beat.
+_ready = {"ms": None}
+
+
+def ready(now: int) -> None:
+    """This process can serve from ``now`` (its application is built: the server listens
+    right after). The end of an outage is this moment, not the first beat, which waits for
+    the first request on a server without ASGI lifespan events (daphne): the pages'
+    reconnection backoff is not the server's downtime."""
+    if _ready["ms"] is None:
+        _ready["ms"] = now
 
 
 def beat(now: int, every_ms: int = 1_000) -> bool:
@@ -54,8 +65,9 @@ def beat(now: int, every_ms: int = 1_000) -> bool:
         return False
     _last_beat["ms"] = now
     if not ServerProcess.objects.filter(name=NAME).update(alive_ms=now):
+        started = min(now, _ready["ms"] if _ready["ms"] is not None else now)
         ServerProcess.objects.get_or_create(name=NAME,
-                                            defaults={"started_ms": now, "alive_ms": now})
+                                            defaults={"started_ms": started, "alive_ms": now})
     return True
 
 

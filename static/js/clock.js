@@ -191,11 +191,18 @@
     el.textContent = strings[state] || state;
   }
 
+  /* A browser notification, if the player allowed them (a page in a background tab says
+   * that the player's game has started). */
+  function notifyBrowser(text) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    try { new Notification(text); } catch (e) { /* some phones allow it from a worker only */ }
+  }
+
   window.IngeniousClock = {
     noteServerTime: noteServerTime, serverNow: serverNow, bestOffset: bestOffset,
     localTime: localTime, remaining: remaining, runningSide: runningSide, format: format,
     strings: strings, socket: socket, commandFor: commandFor, showMessage: showMessage,
-    connectionLabel: connectionLabel,
+    connectionLabel: connectionLabel, notifyBrowser: notifyBrowser,
   };
 })();
 

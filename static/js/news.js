@@ -42,20 +42,23 @@
     return link ? link.getAttribute("href") : null;
   }
 
-  function notify(text) {
-    if (!("Notification" in window) || Notification.permission !== "granted") return;
-    try { new Notification(text); } catch (e) { /* some phones allow it from a worker only */ }
-  }
-
-  /* The news of one event: the new game's seat is where the player goes; other news brings
-   * the event's section again when the page is behind it. */
-  var refreshing = {}, leaving = false;
+  /* The news of one event: a seat the page has not known is where the player goes (the
+   * seat the page was opened with, a finished game the player came back from, is not); other
+   * news brings the event's section again when the page is behind it. What the page knew is
+   * its seat when it was opened and the seats news brought since, never a section fetched
+   * again, which may already show a new seat whose news is still on its way. */
+  var refreshing = {}, leaving = false, known = {};
+  root.querySelectorAll(".my-seat[data-event]").forEach(function (section) {
+    known[section.dataset.event] = shownSeat(section);
+  });
   function take(news) {
     var section = sectionOf(news.event);
     if (!section || leaving) return;
-    if (news.seat && news.seat !== shownSeat(section) && !news.withdrawn) {
+    var fresh = news.seat && news.seat !== known[news.event];
+    if (news.seat) known[news.event] = news.seat;
+    if (fresh && !news.withdrawn) {
       leaving = true;  // news keeps coming until the seat's page replaces this one: go once
-      notify(interpolate(gettext("Round %(n)s: your game has started"), { n: news.round }, true));
+      C.notifyBrowser(interpolate(gettext("Round %(n)s: your game has started"), { n: news.round }, true));
       window.location.assign(news.seat);
       return;
     }

@@ -493,6 +493,7 @@
     var mine = view.round;
     if (view.over && next.seat && next.round > mine && next.seat !== window.location.pathname) {
       notify("move");
+      C.notifyBrowser(fmt(gettext("Round %(n)s: your game has started"), { n: next.round }));
       window.location.assign(next.seat);
       return;
     }
@@ -615,6 +616,7 @@
     state: function (state) {
       C.connectionLabel($("online-connection"), state);
       if (state === "connected" && pending) reconnected = true;  // decided on the next view
+      if (state === "connected") nextAsked = false;  // a new socket: the news is asked again
       linkState = state;
       if (state === "refused") { replaced = lastError || C.strings.refused; pending = null; preview = null; }
       render();

@@ -82,6 +82,7 @@
      * is a tap. */
     var current = null;
     function focusCell(name) {
+      name = name || current;  // none named: the cell the keyboard was on
       if (!marks[name]) return;
       if (current && marks[current]) marks[current].g.setAttribute("tabindex", "-1");
       current = name;

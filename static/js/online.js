@@ -54,7 +54,7 @@
     moved: gettext("%(name)s: %(move)s"),
     lowest_words: gettext("lowest: %(colours)s %(points)s"),
     lowest_all: gettext("lowest: all six colours at %(points)s"),
-    ingenious: gettext("Ingenious! %(colours)s at 18"),
+    ingenious: gettext("Ingenious! %(colours)s"),  // at 18: the track shows the star
     score_label: gettext("%(colour)s %(points)s"),
     full_name: gettext("%(name)s (plays %(side)s)"),
     first: gettext("first"),
@@ -130,10 +130,12 @@
     hintTimer = window.setTimeout(function () { hint(""); }, 4000);
   }
   /* Words for a screen reader, said once (the opponent's move, the next game). */
+  var announcing = null;
   function announce(text) {
     var box = $("online-announce");
-    box.textContent = "";
-    window.setTimeout(function () { box.textContent = text; }, 50);
+    box.textContent = "";  // emptied first, so that the same words are said again
+    window.clearTimeout(announcing);  // a newer turn says what an older one would have
+    announcing = window.setTimeout(function () { box.textContent = text; }, 50);
   }
 
   function qr(cell) { return [Number(cell.slice(1)) - 6, 5 - (cell.charCodeAt(0) - 97)]; }
@@ -338,7 +340,7 @@
           colours: low.split("").map(function (c) { return HexBoard.NAMES[c]; }).join(", "),
           points: low.length ? scores[low[0]] : 0,
         });
-      if (full.length) words += " · " + fmt(S.ingenious, { colours: full.join(", ") });
+      if (full.length) words += "\n" + fmt(S.ingenious, { colours: full.join(", ") });  // a line of its own
       var line = root.querySelector('[data-lowest="' + s + '"]');
       if (line.textContent !== words) line.textContent = words;
     });
@@ -445,7 +447,35 @@
   }
 
   var baseTitle = document.title;
+  /* The keyboard's place: a render rebuilds the rack and hides bars, which would drop the
+   * focus of a player on the keyboard (a screen reader's user) on the page's body. The focus
+   * goes where the game goes on instead: the same tile, Confirm once a tile is shown (from the
+   * board), the swap choice, or the board. A tap moves no focus. */
+  var usingKeys = false, shownPreview = false;  // whether the last render showed a preview
+  document.addEventListener("keydown", function () { usingKeys = true; }, true);
+  document.addEventListener("pointerdown", function () { usingKeys = false; }, true);
+  function focusPlace() {
+    var active = document.activeElement, tile = active && active.closest ? active.closest("#rack .tile") : null;
+    return { tile: tile ? Number(tile.dataset.index) : null,
+             board: Boolean(active && active.closest && active.closest("#online-board")) };
+  }
+  function keepFocus(was) {
+    var fresh = Boolean(preview) && !shownPreview;
+    shownPreview = Boolean(preview);
+    if (!usingKeys || !seat || !$("rack") || !$("online-end").hidden) return;
+    var active = document.activeElement;
+    var lost = !active || active === document.body || Boolean(active.closest("[hidden]")) || active.disabled;
+    if (was.board && fresh) { $("confirm-btn").focus(); return; }
+    if (!lost) return;
+    var tile = was.tile === null ? null : $("rack").querySelector('.tile[data-index="' + was.tile + '"]');
+    if (tile && !tile.disabled) tile.focus();
+    else if (!$("choice").hidden) $("swap-btn").focus();
+    else if (!$("confirm-bar").hidden) $("confirm-btn").focus();
+    else board.focus();
+  }
+
   function render() {
+    var was = focusPlace();
     root.dataset.number = view.number;
     root.dataset.toAct = view.to_act || "";
     root.dataset.awaiting = view.awaiting || "";
@@ -464,6 +494,7 @@
     document.title = (myTurn() && mayMove() ? S.title_move + " · " : "") + baseTitle;
     if (view.over) renderEnd();
     renderClock();
+    keepFocus(was);
   }
 
   // --- the end ------------------------------------------------------------------------------------
@@ -602,8 +633,8 @@
     if (next.number !== view.number) { chosen = null; turned = false; preview = null; clearPick(); hint(""); }
     if (pending && next.number > pending.message.number) pending = null;  // answered: the move stands
     view = next;
-    if (moved && actions.length && actions[actions.length - 1].seat !== seat) {
-      notify("move");
+    if (moved && actions.length) {  // every turn in words for a screen reader, with its points
+      if (actions[actions.length - 1].seat !== seat) notify("move");
       var turns = M.turns(actions), last = turns[turns.length - 1];
       if (seat && last) announce(fmt(S.moved, { name: name(last.seat), move: M.turnText(last) }));
     }

@@ -20,6 +20,7 @@ from clocks.flagtimer import FlagTimerMiddleware  # noqa: E402
 from clocks.routing import websocket_urlpatterns as clock_routes  # noqa: E402
 from games.routing import websocket_urlpatterns as game_routes  # noqa: E402
 from tournament.site import worker_gc  # noqa: E402
+from tournament.site.client_address import ClientAddressMiddleware  # noqa: E402
 from tournament.site.websocket_admission import AdmissionGate  # noqa: E402
 from tournament.site.websocket_origin import SameOriginValidator  # noqa: E402
 from tournament.site.websocket_routes import router  # noqa: E402
@@ -29,7 +30,9 @@ from tournament.site.websocket_user import user_middleware_stack  # noqa: E402
 # hall reconnecting at once gets its sockets back instead of every handshake timing out.
 # The flag timer wrapper starts the embedded flag timer in this process's event loop (unless
 # FLAG_TIMER is off) and answers ASGI lifespan events; see clocks/flagtimer.py.
-application = FlagTimerMiddleware(
+# The client's address is settled first, for HTTP and websockets alike
+# (tournament/site/client_address.py): every limit and log line after it sees the same one.
+application = FlagTimerMiddleware(ClientAddressMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
@@ -37,8 +40,9 @@ application = FlagTimerMiddleware(
                 user_middleware_stack(router(clock_routes + game_routes))
             )),
         }
-    )
-)
+    ),
+    settings.TRUSTED_PROXIES,
+))
 
 if settings.WORKER_GC:
     worker_gc.tune()

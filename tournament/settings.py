@@ -9,7 +9,8 @@ the environment (see ``tournament/config.py`` and ``docs/deployment.md``):
 - ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATA_DIR``, ``BACKUP_DIR``;
 - ``TLS_PROXY``, ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_*``, ``SECURE_COOKIES``: HTTPS behaviour,
   on by default in production (``DEBUG`` off with ``DATABASE_URL``), off in the embedded setup;
-- ``PUBLIC_BASE_URL``: where phones reach the server (QR codes), detected when unset.
+- ``PUBLIC_BASE_URL``: where phones reach the server (QR codes), detected when unset;
+- ``TRUSTED_PROXIES``: the proxies whose ``X-Forwarded-For`` names the client (none by default).
 """
 
 import datetime
@@ -28,6 +29,7 @@ from tournament.config import (
     hall_addresses,
     secret_key,
 )
+from tournament.site.client_address import trusted_networks
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = os.environ
@@ -152,6 +154,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# The address is the one every other limit counts (tournament/site/client_address.py).
+AXES_CLIENT_IP_CALLABLE = "tournament.site.throttle.client_address"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -228,7 +232,12 @@ CONTENT_SECURITY_POLICY = {
 # Behind a TLS-terminating proxy set TLS_PROXY=1: the proxy's X-Forwarded-Proto then tells
 # Django the request was https (request.is_secure(), https links in the QR codes, no redirect
 # loop). Only set it when the proxy overwrites that header: a client could forge it otherwise.
-# (The client's address for the login lockouts comes from daphne's --proxy-headers.)
+# The client's address (for the lockouts and throttles) is taken from the hop the deployment
+# trusts: TRUSTED_PROXIES lists the proxies (addresses or networks, comma-separated) whose
+# X-Forwarded-For entry is believed, from the right; without it no header is read
+# (tournament/site/client_address.py). daphne runs without --proxy-headers.
+TRUSTED_PROXIES = env_list(ENV, "TRUSTED_PROXIES", [])
+trusted_networks(TRUSTED_PROXIES)  # a wrong entry stops the server here, with its text
 if env_flag(ENV, "TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 HTTPS_ONLY = not DEBUG and not EMBEDDED

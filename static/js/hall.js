@@ -197,16 +197,23 @@
     },
   });
 
+  /* A command reaches the clocks only over the hall's socket: while it is not open (the page
+   * just loaded, or the link is down) the arbiter is told that nothing was sent, never left
+   * believing a board paused. */
+  function command(message) {
+    if (!conn.send(message)) C.showMessage(gettext("Not connected: nothing was sent. Try again when the hall says Connected."), true);
+  }
+
   root.querySelectorAll("[data-round-command]").forEach(function (button) {
     button.addEventListener("click", function () {
       var ask = confirmations[button.dataset.roundCommand];
       if (ask && !window.confirm(ask)) return;
-      conn.send({ type: button.dataset.roundCommand });
+      command({ type: button.dataset.roundCommand });
     });
   });
   root.querySelectorAll("tr[data-board] [data-seen]").forEach(function (button) {
     button.addEventListener("click", function () {
-      conn.send({ type: "seen", board: parseInt(button.closest("tr").dataset.board, 10) });
+      command({ type: "seen", board: parseInt(button.closest("tr").dataset.board, 10) });
     });
   });
   /* The clock to a device that asked for it, or freed for the next whose players agree. */
@@ -217,14 +224,14 @@
       var ask = interpolate(gettext("Hand this board's clock to device %(code)s? The device keeping it now will only show it; the time on the clock stays as it is."),
         { code: button.dataset.code }, true);
       if (!window.confirm(ask)) return;
-      conn.send({ type: "hand_over", board: parseInt(box.closest("tr").dataset.board, 10),
+      command({ type: "hand_over", board: parseInt(box.closest("tr").dataset.board, 10),
                   device: button.dataset.device });
     });
   });
   root.querySelectorAll("tr[data-board] [data-free]").forEach(function (button) {
     button.addEventListener("click", function () {
       if (!window.confirm(gettext("Free this board's clock? The device keeping it will only show it, and the next device whose players agree keeps it."))) return;
-      conn.send({ type: "hand_over", board: parseInt(button.closest("tr").dataset.board, 10) });
+      command({ type: "hand_over", board: parseInt(button.closest("tr").dataset.board, 10) });
     });
   });
   root.querySelectorAll("tr[data-board] [data-command]").forEach(function (button) {
@@ -233,7 +240,7 @@
       var message = C.commandFor(button, snaps[board]);
       if (!message) return;
       message.board = board;
-      conn.send(message);
+      command(message);
     });
   });
 

@@ -113,7 +113,7 @@ def test_the_status_follows_the_clock_and_a_replaced_link_stops(
     row = f'tr[data-board="{board.pk}"]'
     hall.on("dialog", lambda dialog: dialog.accept("a question from a spectator"))
     hall.reload()
-    hall.wait_for_selector(f'{row} [data-command="pause"]')
+    hall.wait_for_selector('#hall-connection[data-state="connected"]')  # as the arbiter sees it
     hall.click(f'{row} [data-command="pause"]')
     page.wait_for_selector('#online-status:text-is("Paused by the arbiter")', timeout=3_000)
     assert page.locator("#rack .tile:enabled").count() == 0

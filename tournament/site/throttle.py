@@ -35,8 +35,9 @@ KIOSK_FILTERS = 600
 
 
 def client_address(request) -> str:
-    """The address the request came from (the proxy's, behind one: it must pass it on as
-    ``REMOTE_ADDR``, as the deployment guide's proxy set-up does)."""
+    """The address the request came from: ``REMOTE_ADDR``, which the ASGI application sets from
+    the hop the deployment trusts (``tournament/site/client_address.py``). The login lockout
+    (``AXES_CLIENT_IP_CALLABLE``) counts by it too."""
     return str(request.META.get("REMOTE_ADDR") or "unknown")[:64]
 
 

@@ -19,6 +19,7 @@ from clocks import services as clock_services
 from games import news
 from games.online import play as online
 from tournament import services
+from tournament.inputs.names import skeleton
 from tournament.models import Absence, Event, HistoryEntry, Player, PlayerLogin
 from tournament.services import ServiceError
 from tournament.services.history import log_change
@@ -222,6 +223,7 @@ def register(event: Event, account, *, name: str, club: str = "", country: str =
                                         name__iexact=registration.name).exists():
         raise ServiceError(_("There is already a player called %(name)s.")
                            % {"name": registration.name})
+    _refuse_look_alike(event, registration.name)
     details = {"name": registration.name, "account": account.get_username()}
     if pilot.approval:
         registration.save()
@@ -233,6 +235,22 @@ def register(event: Event, account, *, name: str, club: str = "", country: str =
     log_change(event, HistoryEntry.Action.PLAYER_REGISTERED,
                {**details, "round": player.joined_round}, user=account)
     return registration
+
+
+def _refuse_look_alike(event: Event, name: str) -> None:
+    """A name that looks like another player's ("Аda First" with a Cyrillic А beside "Ada
+    First") is refused on the registration form: there nobody checks who is who, and a
+    look-alike is how one player passes for another in the pairings and the standings. The
+    organiser may still enter such a player by hand, warned (``services.names``)."""
+    look = skeleton(name)
+    taken = [*event.players.values_list("name", flat=True),
+             *Registration.objects.filter(event=event, status=Registration.Status.WAITING)
+             .values_list("name", flat=True)]
+    alike = [other for other in taken if skeleton(other) == look]
+    if alike:
+        raise ServiceError(_("%(name)s looks like %(other)s, already entered: write your name "
+                             "as it is written on your papers, in one alphabet, or ask the "
+                             "organiser to enter you.") % {"name": name, "other": alike[0]})
 
 
 @transaction.atomic

@@ -184,9 +184,9 @@ def restore_logins(event: Event, logins: dict[int, PlannedLogin],
 
 
 def restore(event: Event, planned: PlannedAutomation, by_seed: dict[int, Player], *,
-            arbiter=None) -> Autopilot:
+            arbiter=None, attach_accounts: bool = True) -> Autopilot:
     """The automation, paused if it was running, and its registrations (those whose account
-    this server has)."""
+    this server has, but for the event's arbiters; none from a file uploaded from outside)."""
     pilot = planned.pilot
     pilot.event = event
     pilot.save()
@@ -194,9 +194,11 @@ def restore(event: Event, planned: PlannedAutomation, by_seed: dict[int, Player]
     if pilot.running and pilot.finished_at is None:  # in this transaction: no tick saw it
         runner.pause(pilot, by=arbiter.get_username() if arbiter else WHO, reason=_(
             "Restored from a backup: resume it once the players can reach their games."))
-    accounts = _accounts({user for _r, user, _s, _c in planned.registrations})
+    accounts = _accounts({user for _r, user, _s, _c in planned.registrations}
+                         if attach_accounts else set())
+    arbiters = set(event.arbiters.values_list("pk", flat=True))
     for registration, username, seed, created_at in planned.registrations:
-        if username not in accounts:
+        if username not in accounts or accounts[username].pk in arbiters:
             continue
         registration.event, registration.user = event, accounts[username]
         registration.player = by_seed.get(seed) if seed is not None else None

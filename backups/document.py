@@ -237,7 +237,8 @@ def _online_game(game: OnlineGame | None, records: dict[int, int]) -> dict | Non
             "seen": {"A": iso(game.seen_a), "B": iso(game.seen_b)}, "no_show": game.no_show}
 
 
-def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
+def import_event(data, *, slug: str | None = None, arbiter=None,
+                 attach_accounts: bool = True) -> Event:
     """Create an event from an export, or refuse the whole file and write nothing.
 
     Every object of the file is checked first (``backups.reader``), outside the writing
@@ -247,6 +248,12 @@ def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
     only arbiter: a file must not hand other accounts an event. The operator's command line (no
     importer) restores the file's list of arbiters. A restored online round that had begun
     gets its games' clocks back, paused (``backups.online_clocks``), in the same transaction.
+
+    The players' logins and registrations name accounts of this server. A login is attached
+    only by its owner: a file uploaded from outside (``attach_accounts=False``) attaches none,
+    whatever it says; the operator's command line and the server's own automatic backups give
+    back those the event had, but never to one of the event's arbiters (an arbiter is never a
+    player with a login).
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(_("not an event backup of this tool (format field missing)"))
@@ -257,11 +264,21 @@ def import_event(data, *, slug: str | None = None, arbiter=None) -> Event:
                                   optional=OPTIONAL_EVENT_FIELDS)
     except reader.Problems as exc:
         raise BackupError(_("not a valid event backup: %(problems)s") % {"problems": exc}) from exc
-    return _write(plan, arbiter)
+    return _write(plan, arbiter, attach_accounts)
+
+
+def accounts_named(data) -> int:
+    """How many players' logins and registrations a (valid) file names: what an upload does not
+    attach, for the importer to be told."""
+    players = sum(1 for p in data.get("players", []) if isinstance(p, dict) and p.get("login"))
+    automation = data.get("automation") if isinstance(data.get("automation"), dict) else {}
+    registrations = sum(1 for r in automation.get("registrations", [])
+                        if isinstance(r, dict) and r.get("user"))
+    return players + registrations
 
 
 @transaction.atomic
-def _write(plan: reader.Plan, arbiter) -> Event:
+def _write(plan: reader.Plan, arbiter, attach_accounts: bool) -> Event:
     users = get_user_model().objects
     event = plan.event
     if Event.objects.filter(slug=event.slug).exists():  # taken since the file was read
@@ -342,9 +359,11 @@ def _write(plan: reader.Plan, arbiter) -> Event:
         entry.event = event
         entry.save()
         keep_time(HistoryEntry, entry.pk, "at", at)
-    automation.restore_logins(event, plan.logins, by_seed)
+    if attach_accounts:
+        automation.restore_logins(event, plan.logins, by_seed)
     if plan.automation is not None:  # after the history: its pause is the latest entry
-        automation.restore(event, plan.automation, by_seed, arbiter=arbiter)
+        automation.restore(event, plan.automation, by_seed, arbiter=arbiter,
+                           attach_accounts=attach_accounts)
     return event
 
 

@@ -25,10 +25,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -194,7 +195,22 @@ class _Reader:
         return value
 
     def moment(self, text, path: str) -> datetime | None:
-        return self._parsed(text, path, parse_datetime, _("a date and time"))
+        """Every date and time of a file passes here: one with its offset (the exports write
+        ``+00:00``); a naive one is a problem at its path, never compared with an aware one
+        later (a 500 that imported nothing)."""
+        value = self._parsed(text, path, parse_datetime, _("a date and time"))
+        if value is None:
+            return None
+        if timezone.is_naive(value):
+            self.problem(path, _("%(text)r has no time zone: write it with its offset, like "
+                                 "2030-01-01T09:00:00+00:00") % {"text": text})
+            return None
+        try:
+            value.astimezone(UTC)  # refused now, not by the database's overflow later
+        except OverflowError:
+            self.problem(path, _("%(text)r is not a date and time") % {"text": text})
+            return None
+        return value
 
     def day(self, text, path: str) -> date | None:
         return self._parsed(text, path, parse_date, _("a date"))

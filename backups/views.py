@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from backups import automatic, document
@@ -68,12 +69,21 @@ def import_json(request):
             messages.error(request, _("The file is larger than 20 MB."))
         else:
             try:
-                event = document.import_event(document.parse(upload.read()),
-                                              slug=request.POST.get("slug") or None,
-                                              arbiter=request.user)
+                data = document.parse(upload.read())
+                event = document.import_event(data, slug=request.POST.get("slug") or None,
+                                              arbiter=request.user, attach_accounts=False)
             except document.BackupError as exc:
                 messages.error(request, str(exc))
             else:
                 messages.success(request, _("Event imported."))
+                named = document.accounts_named(data)
+                if named:
+                    messages.warning(request, ngettext(
+                        "The file names %(n)d player login or registration: a file attaches "
+                        "no account (a login is attached only by its owner). Invite the "
+                        "players again from the players page.",
+                        "The file names %(n)d player logins or registrations: a file attaches "
+                        "no account (a login is attached only by its owner). Invite the "
+                        "players again from the players page.", named) % {"n": named})
                 return redirect("arbiter_dashboard", event.slug)
     return render(request, "backups/import.html", {})

@@ -246,12 +246,14 @@ def test_the_issues_outage_is_charged_where_the_presses_were_made(
     context.close()
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_a_ten_second_outage_with_presses_both_ways_loses_nothing(venue, browser, arbiter):  # noqa: F811
     """The page opened while the Wi-Fi held everything back 0.6 s: its first snapshot came
     late, and the pongs since then set its clock right before the presses it measures."""
     outage_with_presses_both_ways(browser, venue, arbiter, "wifi-ten", 10, opened_lag_s=0.6)
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_a_two_minute_outage_with_presses_both_ways_loses_nothing(venue, browser, arbiter):  # noqa: F811
     board = outage_with_presses_both_ways(browser, venue, arbiter, "wifi-two-minutes", 120)
     # the whole outage was silence the server observed: both presses credited in full
@@ -260,6 +262,7 @@ def test_a_two_minute_outage_with_presses_both_ways_loses_nothing(venue, browser
     assert state.a.credited_ms >= 110_000 and state.b.credited_ms >= 110_000
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_a_reload_during_the_outage_keeps_the_clock_running_and_the_presses(
         venue, browser, arbiter):  # noqa: F811
     """Where service workers run (a secure origin: the HTTPS deployment, or this localhost)
@@ -289,6 +292,7 @@ def test_a_reload_during_the_outage_keeps_the_clock_running_and_the_presses(
     context.close()
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_without_a_service_worker_the_page_asks_before_a_reload_loses_it(
         venue, browser, arbiter):  # noqa: F811
     """Plain http at the hall has no service worker: while a clock runs the page asks before
@@ -310,6 +314,7 @@ def test_without_a_service_worker_the_page_asks_before_a_reload_loses_it(
     context.close()
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F811
     round_ = create_clock_event(2, arbiter=arbiter, slug="wifi-flags", time_control="12")
     services.start_round(round_, who=arbiter.username, user=arbiter)
@@ -367,6 +372,7 @@ def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F8
     hall_context.close()
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_past_the_budget_a_press_is_credited_what_is_left_and_the_hall_is_told(
         venue, browser, arbiter):  # noqa: F811
     board, context, page = started_board(browser, venue, arbiter, "wifi-budget")
@@ -396,6 +402,7 @@ def test_past_the_budget_a_press_is_credited_what_is_left_and_the_hall_is_told(
     hall_context.close()
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_the_arbiters_commands_during_the_outage_and_the_presses_both_ways(
         venue, browser, arbiter):  # noqa: F811
     """The tablet presses A and B offline; meanwhile the arbiter pauses, resumes and gives
@@ -449,6 +456,7 @@ def test_the_arbiters_commands_during_the_outage_and_the_presses_both_ways(
     hall_context.close()
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_a_time_scramble_keeps_the_board_live_in_the_hall(venue, browser, arbiter):  # noqa: F811
     """Presses every 0.6 s for 7 s: the page gets a snapshot after each and never falls silent
     long enough to ping, and the server hears the presses themselves, so the hall never reads
@@ -480,6 +488,7 @@ def narrow_venue(tmp_path, monkeypatch):
     yield from _venue(tmp_path, monkeypatch, {"WEBSOCKET_HANDSHAKES_AT_ONCE": "1"})
 
 
+@pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_the_whole_halls_wifi_drops_and_every_board_comes_back(narrow_venue, browser, arbiter):  # noqa: F811
     """Four boards and the arbiter's hall: the Wi-Fi drops for every board page at once, each
     board plays a turn each way offline, the Wi-Fi returns and all pages reconnect together

@@ -224,6 +224,7 @@ def check(page, url: str) -> list[str]:
     return problems
 
 
+@pytest.mark.long_story  # the same templates on either database
 def test_no_page_scrolls_sideways_at_phone_tablet_or_laptop_width(
     event, arbiter, player, server, browser  # noqa: F811
 ):

@@ -1,7 +1,8 @@
 """What the deployment story's arbiter starts from, made in the deployment's own database
 (run as ``python -m tests.deploy.story_setup`` with the deployment's environment): an arbiter
 with a password, a self-running event whose registration is open, and a round robin whose
-round 1 is published online (its clocks left for the arbiter to start through the proxy).
+round 1 is published online (its clocks left for the arbiter to start through the proxy), and
+a board of a hall whose clock runs.
 Prints what the story needs as one JSON line."""
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ def main() -> None:
     from django.utils import timezone
 
     from autopilot import services as autopilot
+    from clocks import services as clocks
+    from clocks.benchsupport import create_clock_event
     from games.models import OnlineGame
     from games.online import play as online
     from tournament import services
@@ -43,9 +46,11 @@ def main() -> None:
     round_ = services.publish_round(services.pair_next_round(event))
     game = OnlineGame.objects.get(pk=online.mark_online(round_, user=arbiter)[0].pk)
     card = player_codes.live_card(ada) or player_codes.issue_card(ada)
-    print(json.dumps({"slug": event.slug, "round": round_.number, "board": game.board.token,
-                      "tokens": [game.token_a, game.token_b], "card": player_codes.code_for(card),
-                      "open": open_event.slug}))
+    hall = create_clock_event(1, arbiter=arbiter, slug="hall-clocks", time_control="600")
+    clocks.start_round(hall, who=arbiter.username, user=arbiter)
+    print(json.dumps({"clock_board": hall.boards.get().token, "slug": event.slug,
+                      "round": round_.number, "tokens": [game.token_a, game.token_b],
+                      "card": player_codes.code_for(card), "open": open_event.slug}))
 
 
 if __name__ == "__main__":

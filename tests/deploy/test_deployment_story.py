@@ -4,7 +4,8 @@ command line, and the flag timer, on PostgreSQL and Redis (docs/deployment.md, `
 
 Through ``https://`` and ``wss://`` an arbiter logs in and starts an online round, two bots
 (the ``online_bot`` command, a client of docs/online-protocol.md) play its game to the end
-on sockets the proxy spreads over both workers, and the standings follow; then a hostile
+on sockets the proxy spreads over both workers, and the standings follow; a board page keeps
+its clock through a Wi-Fi drop and a reload (the service worker, which https allows); then a hostile
 client probes every limit keyed on the address with a forged ``X-Forwarded-For`` and
 ``X-Real-IP`` that change with every request: each limit answers 429 at its count, the lockout
 locks, the cookies are ``Secure``, the websocket origin check holds over ``wss://``, and the
@@ -304,6 +305,7 @@ def test_deployment_story_nginx_two_workers_and_the_flag_timer(deployment):
     """The deployment's story in order: the arbiter's online round first (the probes after it
     lock this machine's address out of the arbiter's login for an hour)."""
     _an_online_round_through_nginx(deployment)
+    _a_board_page_over_https_through_a_wifi_drop(deployment)
     _websocket_origins_hold_over_wss(deployment)
     _the_workers_answer_only_through_the_proxy(deployment)
     _forged_address_every_limit_holds_through_nginx(deployment)
@@ -344,6 +346,51 @@ def _an_online_round_through_nginx(deployment):
     assert status == 200 and game["over"] and game["result"] in ("1-0", "0-1", "½-½")
     status, _, standings = Browserless(d).get(reverse("event_standings", args=[slug]))
     assert status == 200 and "Ada First" in standings and "Ben Second" in standings
+
+
+def _a_board_page_over_https_through_a_wifi_drop(d: Deployment) -> None:
+    """The board page over https, where browsers allow a service worker: it keeps the page, so
+    a reload without the network comes back with the queued press; the Wi-Fi (a relay in front
+    of nginx that holds the bytes, as TCP does) comes back and the press reaches the clock.
+    The online pages' notifications need the same secure context."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.outage import Outage
+
+    wifi = Outage(d.https_port)
+    connected, offline = ('#clock-connection[data-state="connected"]',
+                          '#clock-connection[data-state="offline"]')
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                        args=["--ignore-certificate-errors"])
+            context = browser.new_context(ignore_https_errors=True,
+                                          viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            page.goto(f"https://{HOST}:{wifi.port}/b/{d.made['clock_board']}/")
+            page.wait_for_selector(connected)
+            assert page.evaluate("window.isSecureContext && 'Notification' in window")
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+            page.wait_for_function("""async () => (await caches.open('ingenious-board-pages-v1'))
+                                        .match(location.href).then(hit => !!hit)""")
+            page.wait_for_selector(".side-A.running")
+            wifi.cut()
+            context.set_offline(True)
+            page.wait_for_selector(offline, timeout=6_000)
+            page.click(".side-A")
+            page.wait_for_selector(".side-B.running")
+            page.reload()  # from the service worker: no network
+            page.wait_for_selector(".side-B.running")
+            assert page.get_attribute("#clock", "data-queued") == "1"
+            wifi.restore()
+            context.set_offline(False)
+            page.wait_for_selector('#clock[data-queued="0"]', timeout=30_000)
+            page.wait_for_selector(connected)
+            page.wait_for_selector(".side-B.running")
+            browser.close()
+    finally:
+        wifi.stop()
 
 
 def _forged_address_every_limit_holds_through_nginx(deployment):

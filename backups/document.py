@@ -150,7 +150,8 @@ def export_event(event: Event) -> dict:
                      "second_scores": r.second_scores, "first_vp": _dec(r.first_vp),
                      "second_vp": _dec(r.second_vp), "loser_seat": r.loser_seat,
                      "reason": r.reason, "entered_by": r.entered_by_label,
-                     "entered_at": iso(r.entered_at),
+                     "entered_at": iso(r.entered_at), "decided_by": r.decided_by_label,
+                     "decided_at": iso(r.decided_at), "decision_reason": r.decision_reason,
                      "record": records.get(sources.get(r.pk))}
                     for r in board.results.order_by("version")
                 ],

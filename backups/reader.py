@@ -434,6 +434,12 @@ class _Reader:
                 loser_seat=self.get(data, "loser_seat", r_path, str) or "",
                 reason=self.get(data, "reason", r_path, str) or "",
                 entered_by_label=self.get(data, "entered_by", r_path, str) or "",
+                # the arbiter's decision on the version (files before it: none)
+                decided_by_label=self.get(data, "decided_by", r_path, str, default="") or "",
+                decided_at=self.moment(self.get(data, "decided_at", r_path, (str, type(None)),
+                                                default=None), f"{r_path}.decided_at"),
+                decision_reason=self.get(data, "decision_reason", r_path, str, default="")
+                or "",
             )
             self.check(result, r_path, exclude=["board", "entered_by"])
             self.outcome(result, r_path, bye, bye_vp)

@@ -10,4 +10,6 @@ urlpatterns = [
     path("e/<slug:slug>/clocks/<int:number>/", views.clock_hall, name="clock_hall"),
     path("e/<slug:slug>/clocks/<int:number>/<int:board>/", views.clock_spectate,
          name="clock_spectate"),
+    path("e/<slug:slug>/arbiter/boards/<int:board_id>/clock/", views.clock_log,
+         name="clock_log"),
 ]

@@ -16,7 +16,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from clocks import access, services
+from clocks import access, log_text, services
+from clocks.models import Clock
 from tournament.boards.tokens import TokenRefused, board_for_token
 from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required, visible_round
@@ -77,6 +78,22 @@ def clock_spectate(request, slug, number, board):
         return redirect(elsewhere)
     return _page(request, board_obj, mode="spectator", ws_path=f"/ws/spectate/{board_obj.pk}/",
                  template="clocks/spectate.html")
+
+
+@arbiter_required
+def clock_log(request, event: Event, board_id):
+    """A board clock's log in words (who, when, what, why): the arbiter's commands with their
+    reasons, the presses and what a device's dating was credited, the flags, the devices that
+    kept the clock, a restart's time given back."""
+    board = get_object_or_404(Board.objects.select_related("round", "first", "second"),
+                              pk=board_id, round__event=event)
+    clock = Clock.objects.filter(board=board).first()
+    names = {"A": board.first.name, "B": board.second.name if board.second else ""}
+    entries = clock.log_entries.order_by("id") if clock is not None else []
+    return render(request, "clocks/log.html", {
+        "event": event, "is_arbiter": True, "board": board, "round": board.round,
+        "lines": log_text.lines(entries, names), "has_clock": clock is not None,
+    })
 
 
 @arbiter_required

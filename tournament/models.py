@@ -413,6 +413,12 @@ class Result(models.Model):
     )
     entered_by_label = models.CharField(max_length=100, blank=True, validators=[one_line])
     entered_at = models.DateTimeField(auto_now_add=True)
+    #: The arbiter's decision on a conflicting version (accepted or dismissed): who, when and
+    #: why, kept with the version it settled (the history and the backup show it).
+    decided_by_label = models.CharField(max_length=100, blank=True, validators=[one_line])
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(_("reason of the decision"), max_length=300, blank=True,
+                                       validators=[one_line])
 
     class Meta:
         ordering = ["board", "version"]

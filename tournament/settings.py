@@ -155,7 +155,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 # The address is the one every other limit counts (tournament/site/client_address.py).
-AXES_CLIENT_IP_CALLABLE = "tournament.site.throttle.client_address"
+AXES_CLIENT_IP_CALLABLE = "tournament.site.throttle.lockout_address"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -114,6 +114,7 @@ def _online_game(arbiter, name: str, slug: str):  # noqa: F811
     return cup, game
 
 
+@pytest.mark.long_story  # the same pages on either database
 def test_online_game_pages_pass_wcag_21_aa(arbiter, server, browser):  # noqa: F811
     """The layout event has no online boards: a one-game online round of its own, its two
     seats, its spectator page and the arbiter's online round page."""
@@ -126,6 +127,7 @@ def test_online_game_pages_pass_wcag_21_aa(arbiter, server, browser):  # noqa: F
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.long_story  # the same pages on either database
 def test_the_seat_page_passes_wcag_21_aa_in_every_state(arbiter, server, browser):  # noqa: F811
     """The states a page load does not show, at 360x740: the options open, a tile previewed
     with Confirm and Cancel, feedback over the board, the opponent not yet there, the end

@@ -64,6 +64,7 @@ def unlocked_kiosk(browser, server, arbiter, slug: str, viewport: dict):  # noqa
     return page
 
 
+@pytest.mark.long_story  # the kiosk's layout and keys: the same on either database
 def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
     page = unlocked_kiosk(browser, server, arbiter, event.slug, PHONE)
     problems = _axe(page)
@@ -98,6 +99,7 @@ def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
     assert not problems, problems
 
 
+@pytest.mark.long_story  # the kiosk's layout and keys: the same on either database
 def test_personal_page_at_phone_width(server, browser, event):  # noqa: F811
     code = player_codes.code_for(player_codes.live_card(event.players.get(name="Cy Young")))
     context = browser.new_context(viewport=PHONE)
@@ -123,6 +125,7 @@ def test_personal_page_at_phone_width(server, browser, event):  # noqa: F811
     assert not problems, problems
 
 
+@pytest.mark.long_story  # the kiosk's layout and keys: the same on either database
 def test_ticks_by_keyboard_in_place(server, browser, arbiter, event):  # noqa: F811
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     context.add_cookies([session_cookie(arbiter, server)])

@@ -38,6 +38,7 @@ def tab_to(page, selector: str, limit: int = 80) -> None:
     raise AssertionError(f"Tab never reaches {selector}")
 
 
+@pytest.mark.long_story  # the pages' keys: the same on either database
 def test_slips_are_typed_and_saved_by_keyboard_alone(server, browser, arbiter):  # noqa: F811
     event = services.create_event(name="Keyboard Slips", arbiter=arbiter)
     for name in ("Ada", "Ben", "Cleo", "Dan"):
@@ -68,6 +69,7 @@ def test_slips_are_typed_and_saved_by_keyboard_alone(server, browser, arbiter): 
     context.close()
 
 
+@pytest.mark.long_story  # the pages' keys: the same on either database
 def test_the_clock_hall_runs_by_keyboard_alone(server, browser, arbiter):  # noqa: F811
     round_ = create_clock_event(2, arbiter=arbiter, slug="keyboard-hall")
     board = round_.boards.get(number=2)

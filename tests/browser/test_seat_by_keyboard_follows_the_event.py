@@ -174,6 +174,7 @@ def scores_read(page, table: Table) -> None:
             assert f'img "{NAMES[colour]} {points}"' in group, (seat, group)
 
 
+@pytest.mark.long_story  # the seat's keys and tree: the same on either database
 def test_a_whole_game_by_keyboard_and_accessibility_tree_follows_the_event(
         server, browser, arbiter):  # noqa: F811
     seed, n = _plan()

@@ -49,6 +49,7 @@ def vp_text(sign: int) -> tuple[str, str]:
     return {1: ("1", "0"), -1: ("0", "1"), 0: ("½", "½")}[sign]
 
 
+@pytest.mark.long_story  # the slip's script: the same on either database
 def test_the_slip_shows_the_vp_of_the_one_result_rule(server, browser, arbiter):  # noqa: F811
     event = services.create_event(name="Slip Rule", arbiter=arbiter)
     for name in ("Ada", "Ben"):

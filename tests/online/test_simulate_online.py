@@ -73,6 +73,7 @@ def test_the_bot_plays_one_seat_from_its_personal_link_against_another_client():
 
 
 @pytest.mark.parametrize("server", ["daphne", "uvicorn"])
+@pytest.mark.long_story  # the benchmark's harness; the bots run on PostgreSQL above
 def test_bench_online_reports_latency_losses_and_finished_games(server):
     out = io.StringIO()
     try:

@@ -30,6 +30,7 @@ def with_time_control(record: str, spec: str) -> str:
     return f'{first}\n[TimeControl "{spec}"]\n{rest}'
 
 
+@pytest.mark.long_story  # the languages: the same on either database
 def test_an_international_swiss_reads_in_each_readers_language(story):
     arbiter = story.arbiter
     arbiter.creates_event("Nordic Open", rounds_planned=5)

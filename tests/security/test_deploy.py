@@ -107,6 +107,7 @@ def production_server(tmp_path):
         server.stderr.close()
 
 
+@pytest.mark.long_story  # a server of its own on SQLite whatever the pass
 def test_debug_off_serves_pages_and_static_files(production_server):
     proxied = {"X-Forwarded-Proto": "https"}
     status, headers, body = _get(production_server + "/", **proxied)

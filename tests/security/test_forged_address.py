@@ -89,3 +89,6 @@ def test_forged_address_the_login_lockout_counts_the_same_address(settings, rf):
 
     request = rf.get("/", REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR="10.8.1.9")
     assert get_client_ip_address(request) == "203.0.113.5"
+    # a request without an address (a command, a test's force_login) is kept as none, not as a
+    # word the address column of PostgreSQL refuses
+    assert get_client_ip_address(rf.get("/", REMOTE_ADDR="")) is None

@@ -117,6 +117,7 @@ def _fetch(url: str) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
+@pytest.mark.long_story  # the embedded setup: SQLite whatever the pass
 def test_make_runs_server_serves_like_production_on_the_embedded_defaults(tmp_path):
     """`make run`'s steps, as the Makefile runs them, then pages from the server it starts."""
     env = _venue_env(tmp_path, STATIC_ROOT=str(tmp_path / "static"))

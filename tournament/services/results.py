@@ -220,7 +220,8 @@ def _is_user(user) -> bool:
 
 @transaction.atomic
 def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Result:
-    """Accept a conflicting submission (it becomes a new accepted version) or dismiss it."""
+    """Accept a conflicting submission (it becomes a new accepted version) or dismiss it; the
+    decision (who, when, why) is kept with the version it settled."""
     if not reason.strip():
         raise InvalidResult("reason", _("Resolving a conflict needs a reason."))
     Board.objects.select_for_update().get(pk=conflict.board_id)
@@ -228,7 +229,8 @@ def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Re
     if conflict.status != Result.Status.CONFLICT:
         raise ServiceError(_("This submission is no longer an open conflict."))
     conflict.status = Result.Status.ADOPTED if accept else Result.Status.DISMISSED
-    conflict.save(update_fields=["status"])
+    _decided(conflict, user, reason.strip())
+    conflict.save(update_fields=["status", *DECISION])
     if not accept:
         return conflict
     recorded = record_result(
@@ -240,17 +242,28 @@ def resolve_conflict(conflict: Result, *, accept: bool, user, reason: str) -> Re
     )
     if recorded.created:
         signals.result_carried_over.send(Result, result=recorded.result, source=conflict)
-    _dismiss_siblings(conflict, recorded.result)
+    _dismiss_siblings(conflict, recorded.result, user)
     return recorded.result
 
 
-def _dismiss_siblings(adopted: Result, accepted: Result) -> None:
+#: The fields of an arbiter's decision on a version.
+DECISION = ("decided_by_label", "decided_at", "decision_reason")
+
+
+def _decided(result: Result, user, reason: str) -> None:
+    result.decided_by_label = _label(user, "")[:100]
+    result.decided_at = timezone.now()
+    result.decision_reason = reason[:300]
+
+
+def _dismiss_siblings(adopted: Result, accepted: Result, user) -> None:
     """The other versions of a board whose disagreement the arbiter settled by accepting one
     of them (the other player's account, a slip against a confirmation): dismissed, saying
     why, so that they no longer hold up pairing the next round (which refuses over open
     conflicts)."""
-    note = _("dismissed: the arbiter accepted version %(v)d") % {"v": accepted.version}
+    note = (_("the arbiter accepted version %(v)d (stored as version %(stored)d)")
+            % {"v": adopted.version, "stored": accepted.version})
     for sibling in adopted.board.results.filter(status=Result.Status.CONFLICT):
         sibling.status = Result.Status.DISMISSED
-        sibling.reason = (f"{sibling.reason} · {note}" if sibling.reason else note)[:300]
-        sibling.save(update_fields=["status", "reason"])
+        _decided(sibling, user, note)
+        sibling.save(update_fields=["status", *DECISION])

@@ -12,6 +12,7 @@ with it.
 
 from __future__ import annotations
 
+import ipaddress
 import time
 
 from django.core.cache import cache
@@ -37,8 +38,19 @@ KIOSK_FILTERS = 600
 def client_address(request) -> str:
     """The address the request came from: ``REMOTE_ADDR``, which the ASGI application sets from
     the hop the deployment trusts (``tournament/site/client_address.py``). The login lockout
-    (``AXES_CLIENT_IP_CALLABLE``) counts by it too."""
+    counts by it too (``lockout_address``)."""
     return str(request.META.get("REMOTE_ADDR") or "unknown")[:64]
+
+
+def lockout_address(request) -> str | None:
+    """The same address for the login lockout (django-axes, ``AXES_CLIENT_IP_CALLABLE``), which
+    keeps it in an address column: ``None`` for a request without one (a login made by a
+    command or a test client's ``force_login``), never a word PostgreSQL would refuse."""
+    address = request.META.get("REMOTE_ADDR") or ""
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None
 
 
 def _name(scope: str, request, window_s: int, now: float | None) -> str:

@@ -21,6 +21,7 @@ from tournament.inputs.request_input import column_range, whole_number
 from tournament.models import Absence, Event, Player
 from tournament.permissions import arbiter_required
 from tournament.services import checkin, logins
+from tournament.services.format import is_settled
 from tournament.services.names import look_alike_warnings
 from tournament.services.rounds import Withdrawal
 from tournament.views.arbiter.common import context, fail
@@ -35,8 +36,13 @@ def players(request, event):
         except services.ServiceError as exc:
             form.add_error("name", str(exc))
         else:
-            messages.success(request, _("%(name)s added with pairing number %(seed)d.")
-                             % {"name": player.name, "seed": player.seed})
+            if is_settled(event):
+                messages.success(request, _("%(name)s added with pairing number %(seed)d.")
+                                 % {"name": player.name, "seed": player.seed})
+            else:  # the number is the entry order until round 1 gives the pairing numbers
+                messages.success(request, _("%(name)s added (entered %(seed)d.; the pairing "
+                                            "numbers are given when round 1 is paired).")
+                                 % {"name": player.name, "seed": player.seed})
             _warn_look_alikes(request, event, [player])
             return redirect("arbiter_players", event.slug)
     states = logins.login_states(event)

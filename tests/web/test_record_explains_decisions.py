@@ -1,0 +1,91 @@
+"""The arbiter's decision on a conflicting version keeps its reason, name and time: on the
+board's History, in the backup, and through an import (the record explains itself)."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from backups import document
+from tournament import services
+from tournament.models import Result
+
+pytestmark = pytest.mark.django_db
+
+A = {"R": 9, "G": 12, "B": 10, "O": 11, "Y": 13, "P": 14}
+B = {"R": 8, "G": 18, "B": 18, "O": 18, "Y": 18, "P": 18}
+C = {"R": 7, "G": 12, "B": 10, "O": 11, "Y": 13, "P": 14}
+
+
+@pytest.fixture
+def board(event):
+    round_ = services.publish_round(services.pair_next_round(event))
+    return round_.boards.filter(second__isnull=False).first()
+
+
+def _desk(arbiter) -> Client:
+    desk = Client()
+    desk.force_login(arbiter)
+    return desk
+
+
+def test_record_explains_a_dismissal_with_its_reason_name_and_time(board, arbiter):
+    services.record_result(board, "played", first_scores=A, second_scores=B)
+    conflict = services.record_result(board, "played", first_scores=B, second_scores=A).result
+    desk = _desk(arbiter)
+    answer = desk.post(reverse("arbiter_conflict", args=[board.round.event.slug,
+                                                                 conflict.pk]),
+                       {"reason": "Ben misread his slip", "accept": "0"}, follow=True)
+    assert "Conflict resolved" in answer.content.decode()
+    conflict.refresh_from_db()
+    assert (conflict.status, conflict.decided_by_label, conflict.decision_reason) == (
+        "dismissed", "arbiter1", "Ben misread his slip")
+    assert conflict.decided_at is not None
+    history = desk.get(reverse("arbiter_board", args=[board.round.event.slug, board.pk]))
+    assert "Dismissed by arbiter1 at" in history.content.decode()
+    assert "Ben misread his slip" in history.content.decode()
+
+    data = json.loads(json.dumps(document.export_event(board.round.event)))
+    row = next(r for b in data["rounds"][0]["boards"] if b["number"] == board.number
+               for r in b["results"] if r["version"] == conflict.version)
+    assert (row["decided_by"], row["decision_reason"]) == ("arbiter1", "Ben misread his slip")
+    copy = document.import_event(data, slug="decided-copy")
+    kept = Result.objects.get(board__round__event=copy, board__number=board.number,
+                              version=conflict.version)
+    assert (kept.decided_by_label, kept.decision_reason, kept.decided_at) == (
+        "arbiter1", "Ben misread his slip", conflict.decided_at)
+
+
+def test_record_explains_which_version_the_arbiter_accepted(board, arbiter):
+    """Accepting version 2 of three: version 3 reads that version 2 was accepted (stored as a
+    new version), not the number of the stored copy alone."""
+    services.record_result(board, "played", first_scores=A, second_scores=B)
+    second = services.record_result(board, "played", first_scores=B, second_scores=A).result
+    third = services.record_result(board, "played", first_scores=C, second_scores=B).result
+    assert (second.version, third.version) == (2, 3)
+    stored = services.resolve_conflict(second, accept=True, user=arbiter,
+                                       reason="the players agreed at the desk")
+    third.refresh_from_db()
+    second.refresh_from_db()
+    assert third.status == "dismissed"
+    assert third.decision_reason == (f"the arbiter accepted version 2 (stored as version "
+                                     f"{stored.version})")
+    assert (second.status, second.decision_reason) == ("adopted",
+                                                       "the players agreed at the desk")
+    page = _desk(arbiter).get(reverse("arbiter_board", args=[board.round.event.slug,
+                                                             board.pk])).content.decode()
+    assert "Accepted by arbiter1 at" in page and "the arbiter accepted version 2" in page
+
+
+def test_record_explains_the_players_page_says_what_a_number_is_before_round_1(arbiter):
+    """Before round 1 a new player's number is the entry order (round 1 gives the pairing
+    numbers, by rating): the page says so, and an empty Swiss is not called a round robin."""
+    event = services.create_event(name="Empty Swiss", arbiter=arbiter, rounds_planned=7)
+    desk = _desk(arbiter)
+    url = reverse("arbiter_players", args=[event.slug])
+    assert "Round robin: an absence" not in desk.get(url).content.decode()
+    page = desk.post(url, {"name": "Zed Late", "club": "", "country": "", "rating": "2400"},
+                     follow=True).content.decode()
+    assert "Zed Late added (entered 1.; the pairing numbers are given when round 1 is paired)" \
+        in page

@@ -94,7 +94,7 @@ def test_disagreement_is_two_conflicts_and_accepting_one_dismisses_the_other(boa
     assert accepted.second_scores == B and accepted.source == "arbiter"
     assert not services.open_conflicts(board.round)
     sibling = Result.objects.get(pk=conflicts[1].pk)
-    assert sibling.status == "dismissed" and "arbiter accepted" in sibling.reason
+    assert sibling.status == "dismissed" and "arbiter accepted" in sibling.decision_reason
     assert conf.board_state(board) == conf.ARBITER
     with pytest.raises(ResultRefused) as refused:   # no reopening the decided dispute
         _confirm(board, "second", A, C)

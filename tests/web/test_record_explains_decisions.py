@@ -89,3 +89,37 @@ def test_record_explains_the_players_page_says_what_a_number_is_before_round_1(a
                      follow=True).content.decode()
     assert "Zed Late added (entered 1.; the pairing numbers are given when round 1 is paired)" \
         in page
+
+
+def test_record_explains_every_absence_on_the_pages_and_prints_of_its_round(arbiter):
+    """A ½-point absence asked for and one marked for not checking in: the round's results, the
+    pairings by name (page and PDF) and the player's page list each with its VP and why, so a
+    player's total there is the standings'."""
+    from tests.web.languages.test_print_language import pdf_text
+    from tournament.models import Event
+    from tournament.services import checkin
+
+    event = services.create_event(name="Absent Open", arbiter=arbiter, rounds_planned=3,
+                                  checkin=Event.CheckIn.ONCE)
+    names = ("Ada", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
+    players = [services.add_player(event, name=n) for n in names]
+    services.set_absence(players[4], 1, vp="0.5", reason="a wedding")
+    for player in players[:4] + players[6:]:
+        checkin.check_in(player, "arbiter", user=arbiter)
+    checkin.mark_missing_absent(event, user=arbiter)  # Flo did not check in
+    round_ = services.publish_round(services.pair_next_round(event))
+    slug = event.slug
+    client = Client()
+    results = client.get(reverse("event_results", args=[slug]) + "?round=1").content.decode()
+    assert "a wedding" in results and "absent: did not check in" in results
+    by_name = client.get(reverse("event_pairings_by_name", args=[slug]) + "?round=1")
+    assert "Ed" in by_name.content.decode() and "Flo" in by_name.content.decode()
+    pdf = pdf_text(client.get(reverse("print_document", args=[slug, "pairings"])
+                              + "?round=1").content)
+    by_name_part = pdf.split("by name", 1)[1]
+    assert "Ed" in by_name_part and "Flo" in by_name_part
+    flo = client.get(reverse("player_detail", args=[slug, players[5].pk])).content.decode()
+    assert "absent: did not check in" in flo and "absent (requested)" not in flo
+    ed = client.get(reverse("player_detail", args=[slug, players[4].pk])).content.decode()
+    assert "absent (requested): a wedding" in ed
+    assert round_.number == 1

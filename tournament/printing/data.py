@@ -78,6 +78,8 @@ class NameLine:
     board: int | None
     opponent: str | None
     first: bool
+    #: Why a player is on no board ("absent (½ VP)", "withdrawn after round 2"), else "".
+    not_paired: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +91,9 @@ class PairingsDoc:
     not_paired: tuple[tuple[str, str], ...] = ()
 
     def by_name(self) -> tuple[NameLine, ...]:
-        """Every paired player alphabetically (accents ignored), with board and opponent."""
-        lines = []
+        """Every player of the round alphabetically (accents ignored), with board and
+        opponent, or why they are on no board: a player looking for their name finds it."""
+        lines = [NameLine(name, "", None, None, False, why) for name, why in self.not_paired]
         for line in self.boards:
             second = line.second
             lines.append(NameLine(line.first.name, line.first.club, line.board,

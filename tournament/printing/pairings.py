@@ -77,7 +77,9 @@ def _by_name(doc: PairingsDoc, inner: float) -> Table:
     opp_w = inner - board_w - plays_w - name_w - club_w
     rows: list[list] = [[_("Name"), _("Club"), _("Board"), _("Opponent"), _("Plays")]]
     for line in lines:
-        if line.board is None:
+        if line.not_paired:
+            board, opponent, plays = "–", fit(line.not_paired, SANS, size, opp_w - 6), ""
+        elif line.board is None:
             board, opponent, plays = "–", _("bye"), ""
         else:
             board = str(line.board)

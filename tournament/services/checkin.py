@@ -29,11 +29,10 @@ from tournament.services.errors import ServiceError
 from tournament.services.events import _current_round_number
 from tournament.services.history import log_change
 from tournament.services.validation import checked
-from tournament.texts.formatting import name_key
+from tournament.texts.formatting import NO_CHECKIN_REASON, name_key
 
 #: The reason stored on an absence made by ``mark_missing_absent``: how the dashboard tells
 #: these apart from absences the players asked for (and offers the one-click un-mark).
-NO_CHECKIN_REASON = "did not check in"
 #: The reason of an absence or a withdrawal the arbiter chose for a player who never appeared
 #: (``rounds.decide_no_shows``), before the round after the check-in.
 NO_SHOW_REASON = "never appeared"

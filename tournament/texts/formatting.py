@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from django.utils.translation import gettext as _
+
 from tournament.inputs import name_search
 from tournament.standings import format_points
 from tournament.standings.display import format_signed
@@ -22,6 +24,21 @@ def moment(when) -> str:
 
     local = timezone.localtime(when)
     return f"{formats.date_format(local, 'SHORT_DATE_FORMAT')} {formats.date_format(local, 'H:i')}"
+
+
+#: The reason stored with the absences the check-in marks (in the site's language: a backup
+#: and the services compare it); ``absence_text`` says it in the reader's.
+NO_CHECKIN_REASON = "did not check in"
+
+
+def absence_text(absence) -> str:
+    """Why a player was absent from a round, in the reader's language: not checked in (the
+    check-in marked it) or requested (with the reason typed for it, if any)."""
+    if absence.reason == NO_CHECKIN_REASON:
+        return _("absent: did not check in")
+    if absence.reason:
+        return _("absent (requested): %(why)s") % {"why": absence.reason}
+    return _("absent (requested)")
 
 
 def vp(value) -> str:

@@ -21,7 +21,7 @@ from tournament.boards import links, seats
 from tournament.bridges import standings_bridge
 from tournament.inputs import name_search
 from tournament.inputs.request_input import column_range, whole_number
-from tournament.models import Board, Event, Player, PlayerLogin, Result, Round
+from tournament.models import Absence, Board, Event, Player, PlayerLogin, Result, Round
 from tournament.tables import (
     PairingsByNameTable,
     PairingsTable,
@@ -29,7 +29,7 @@ from tournament.tables import (
     StandingsTable,
 )
 from tournament.texts import tiebreak_texts
-from tournament.texts.formatting import lowest_text, name_key, vp
+from tournament.texts.formatting import absence_text, lowest_text, name_key, vp
 from tournament.views.my_games import seat_context
 
 
@@ -176,6 +176,9 @@ def _name_rows(event, round_) -> list[dict]:
                      "opponent": board.second.name, "plays": pgettext("plays first", "first")})
         rows.append({"name": board.second.name, "board": board.number,
                      "opponent": board.first.name, "plays": pgettext("plays second", "second")})
+    for item in services.not_paired(round_):  # a player looking for their name finds it
+        rows.append({"name": item.player.name, "board": "–", "opponent": item.text(),
+                     "plays": ""})
     for row in rows:  # the table sorts by it (PairingsByNameTable, order_by="name")
         row["sort_name"] = name_key(row["name"])
     return rows
@@ -239,6 +242,13 @@ def results(request, slug):
                 "kind": _kind_text(result),
                 "game": origins[result.pk].url if result and result.pk in origins else "",
             })
+        # an absence scores too (its VP are in the standings): the round's results say so
+        for absence in Absence.objects.filter(player__event=event,
+                                              round_number=round_.number).select_related(
+                                                  "player").order_by("player__name"):
+            rows.append({"board": "–", "first": absence.player.name, "second": _("absent"),
+                         "result": vp(absence.vp), "lowest": "", "kind": absence_text(absence),
+                         "game": ""})
     table = ResultsTable(rows)
     RequestConfig(request, paginate=False).configure(table)
     return _export(request, table, f"{event.slug}-results") or render(
@@ -337,7 +347,8 @@ def player_detail(request, slug, player_id):
     for number, item in sorted(rows, key=lambda row: row[0]):
         if not isinstance(item, Board):
             total += item.vp
-            games.append({"round": number, "absence": item, "vp": item.vp, "total": total})
+            games.append({"round": number, "absence": item, "vp": item.vp, "total": total,
+                          "why": absence_text(item)})
             continue
         result = accepted.get(item.pk)
         is_first = item.first_id == player.pk

@@ -439,6 +439,7 @@ class BoardConsumer(BoardSocket):
     asked = False  # whether this device asked the arbiter for the clock
     silent = False  # reported silent to the hall
     in_burst = False  # reported heard again, but only in a silence's burst so far
+    holder_since: int | None = None  # when the device keeping the clock got it (server ms)
     silence_report: asyncio.Task | None = None
 
     async def connect(self):
@@ -459,6 +460,9 @@ class BoardConsumer(BoardSocket):
         self.hearing = Hearing.opened(self.opened_ms, opening.paced_ms)
         self.in_burst = not self.hearing.back  # as ``links.opened`` listed it
         self.holds, self.kept, self.asked = opening.holds, kept, opening.asked
+        # when the device keeping the clock got it, as this socket read it: a holder message
+        # published before that (sent without waiting, it may come late) is already known
+        self.holder_since = opening.clock.holder_since_ms if opening.clock is not None else None
         # what the page needs to start, in one message: the clock, and whether it keeps it
         await self.send_json({"type": "snapshot", "clock": snap, "device": self.told()})
         for channel in opening.replaced:  # the device's older sockets: their pages stop
@@ -531,6 +535,10 @@ class BoardConsumer(BoardSocket):
         """The device keeping the clock changed (``clocks.holder``): tell the page, unless it
         knows (the device that took the clock by opening the page was told with its snapshot).
         Every request was answered by the change."""
+        since = event.get("since_ms")
+        if since is not None and self.holder_since is not None and since <= self.holder_since:
+            return  # a change this socket read when it opened, or older than the last one
+        self.holder_since = since
         holds = self.device is not None and event["holder"] == self.device
         kept = bool(event["holder"])
         if (holds, kept, False) != (self.holds, self.kept, self.asked):

@@ -101,7 +101,10 @@ def take_over(board: Board, device: str, *, now: int, who: str, user=None,
         if not arbiter and heard is not None and now - heard < QUIET_MS:
             requests = {d: r for d, r in link.get("requests", {}).items() if d != device}
             requests[device] = {"at_ms": now, "code": device_code(device), **(asking or {})}
-            link["requests"] = dict(list(requests.items())[-links.REQUESTS_KEPT:])
+            # the newest requests by their time (the link is JSON: PostgreSQL's jsonb keeps
+            # no key order, so the order of the dict says nothing)
+            newest = sorted(requests.items(), key=lambda item: item[1]["at_ms"])
+            link["requests"] = dict(newest[-links.REQUESTS_KEPT:])
             outcome[0] = ASKED
             return link
         _give(link, clock, device, now, ARBITER if arbiter else PLAYERS, who, user)

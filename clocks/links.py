@@ -148,9 +148,9 @@ def _heard(link: dict[str, Any], device: str | None, at_ms: int | None,
     if device is None or at_ms is None:
         return
     heard = dict(link.get("heard", {}))
-    heard.pop(device, None)
-    heard[device] = max(at_ms, link.get("heard", {}).get(device, at_ms))
-    others = [d for d in heard if d != holder]
+    heard[device] = max(at_ms, heard.get(device, at_ms))
+    # the devices heard longest ago go first (by time: jsonb keeps no key order)
+    others = sorted((d for d in heard if d != holder), key=lambda d: heard[d])
     for old in others[:max(0, len(heard) - HEARD_KEPT)]:
         heard.pop(old)
     link["heard"] = heard

@@ -123,3 +123,22 @@ def test_record_explains_every_absence_on_the_pages_and_prints_of_its_round(arbi
     ed = client.get(reverse("player_detail", args=[slug, players[4].pk])).content.decode()
     assert "absent (requested): a wedding" in ed
     assert round_.number == 1
+
+
+def test_record_explains_the_next_rounds_check_in_waits_while_a_round_is_played(arbiter):
+    """Checking in before every round: while round 1 is played the dashboard counts round 2's
+    check-ins and says the decisions come after the round, without offering to mark the whole
+    field absent for round 2."""
+    from tournament.models import Event
+    from tournament.services import checkin
+
+    event = services.create_event(name="Every Round", arbiter=arbiter, rounds_planned=3,
+                                  checkin=Event.CheckIn.EVERY_ROUND)
+    players = [services.add_player(event, name=f"Player {n:02d}") for n in range(1, 13)]
+    for player in players:
+        checkin.check_in(player, "arbiter", user=arbiter)
+    services.publish_round(services.pair_next_round(event))
+    page = _desk(arbiter).get(reverse("arbiter_dashboard", args=[event.slug])).content.decode()
+    assert "Enter results of round 1" in page
+    assert "What to do about those missing comes once round 1 is over." in page
+    assert "missing players absent for round 2" not in page

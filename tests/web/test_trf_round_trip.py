@@ -19,6 +19,7 @@ from tests import messy_swiss
 from tests.bbpairings import bbpairings
 from tournament import services
 from tournament.bridges import pairing_bridge
+from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -38,10 +39,12 @@ def test_the_downloaded_trf_pairs_the_next_round_in_bbpairings_as_the_product_di
     assert any("XXA" in text for text in files) == (seed == 2)
 
 
-def test_a_bye_worth_more_now_is_paired_by_2017_and_the_round_says_why():
+def test_record_explains_a_bye_raised_mid_event_is_refused_and_an_older_one_is_said():
     """A pairing bye given at ½ before byes became worth 1 counts ½ in the standings: the
-    correction is negative and bbpPairings cannot read it. The round is paired on the true
-    points by the 2017 edition and says so, never on the points bbpPairings would read."""
+    correction is negative and bbpPairings cannot read it. Raising the bye's value once a
+    bye was given is refused with the reason (the pairing never changes rules in silence);
+    an event that reached that state before the rule (a backup, an older server) is paired on
+    the true points by the 2017 edition, and the round says so."""
     rng = random.Random(5)
     event = services.create_event(name="Bye raised", pairing_system="swiss", rounds_planned=5,
                                   bye_vp="0.5")
@@ -51,7 +54,13 @@ def test_a_bye_worth_more_now_is_paired_by_2017_and_the_round_says_why():
     assert round_.paired_by == "bbpairings:2025"
     services.publish_round(round_)
     messy_swiss.results(round_, rng)
-    event = services.update_event(event, {"bye_vp": Decimal("1")})
+    refusal = r"A pairing bye was given at ½ VP in round 1: raised to 1, .*\(bbpPairings\) cannot"
+    with pytest.raises(services.ServiceError, match=refusal):
+        services.update_event(event, {"bye_vp": Decimal("1")})
+    with pytest.raises(services.ServiceError, match="fixed once round 1 is paired"):
+        services.update_event(event, {"pairing_edition": "2017"})
+    Event.objects.filter(pk=event.pk).update(bye_vp=Decimal("1"))  # as an older server let it
+    event.refresh_from_db()
     second = services.pair_next_round(event)
     assert second.paired_by == "dutch:2017:unreadable"
     assert "bbpPairings cannot read it" in pairing_bridge.paired_by_text(second.paired_by)

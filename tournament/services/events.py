@@ -18,11 +18,12 @@ from django.utils.translation import ngettext
 from tournament import signals
 from tournament.boards import player_codes
 from tournament.inputs import csv_input
-from tournament.models import Absence, Event, HistoryEntry, Player
+from tournament.models import Absence, Event, HistoryEntry, Player, Result
 from tournament.services import format as event_format
 from tournament.services.errors import ServiceError
 from tournament.services.history import log_change
 from tournament.services.validation import InvalidInput, checked
+from tournament.texts.formatting import vp
 
 
 def unique_slug(name: str) -> str:
@@ -294,8 +295,9 @@ def cancel_absence(absence: Absence) -> None:
     signals.players_changed.send(Player, event=absence.player.event)
 
 
-FIXED_AFTER_ROUND_ONE = ("pairing_system", "pairing_order", "first_mover")
-"""Settings that round 1 settles; the number of rounds changes only with a reason."""
+FIXED_AFTER_ROUND_ONE = ("pairing_system", "pairing_order", "first_mover", "pairing_edition")
+"""Settings that round 1 settles (every round of a Swiss is paired by the same rules); the
+number of rounds changes only with a reason."""
 
 
 @transaction.atomic
@@ -315,6 +317,8 @@ def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str =
         if fixed:
             raise ServiceError(_("%(field)s is fixed once round 1 is paired.")
                                % {"field": Event._meta.get_field(fixed[0]).verbose_name})
+    if paired and "bye_vp" in changes and changes["bye_vp"] != event.bye_vp:
+        _check_bye_change(event, Decimal(changes["bye_vp"]))
     rounds = changes.get("rounds_planned", event.rounds_planned)
     if paired and rounds != event.rounds_planned:
         _check_rounds_change(event, rounds, paired, rounds_reason)
@@ -330,6 +334,27 @@ def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str =
     checked(event)
     event.save()
     return event
+
+
+def _check_bye_change(event: Event, bye_vp: Decimal) -> None:
+    """A bye's value may change mid-event only where the pairing still reads the event as the
+    standings count it. Raised above a bye already given, that bye would count less than its
+    value now: the 2025 rules' engine (bbpPairings) cannot read such a correction, and the
+    rounds after would be paired by the 2017 rules instead. That is refused, with the reason;
+    lowering it (the bye given keeps its full point, which bbpPairings reads) is not."""
+    if event.pairing_system == Event.PairingSystem.ROUND_ROBIN or event.pairing_edition != "2025":
+        return
+    given = (Result.objects.filter(board__round__event=event, board__second__isnull=True,
+                                   status=Result.Status.ACCEPTED, first_vp__lt=bye_vp)
+             .order_by("first_vp").first())
+    if given is not None:
+        raise ServiceError(_(
+            "A pairing bye was given at %(old)s VP in round %(round)d: raised to %(new)s, "
+            "that bye would count less than the byes to come, which the engine of the 2025 "
+            "rules (bbpPairings) cannot read, and the next rounds would be paired by other "
+            "rules. The bye keeps its value for this event (lowering it is possible).") % {
+            "old": vp(given.first_vp), "round": given.board.round.number,
+            "new": vp(bye_vp)})
 
 
 def _check_rounds_change(event: Event, rounds: int, paired: int, reason: str) -> None:

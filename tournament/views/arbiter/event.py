@@ -42,6 +42,10 @@ def event_create(request):
                   {"form": form, "tiebreaks": texts(tiebreak_registry().values())})
 
 
+#: The dashboard's next steps while a round is being played.
+ROUND_IN_PLAY = frozenset({"publish", "results", "conflicts", "close"})
+
+
 @arbiter_required
 def dashboard(request, event):
     rounds = list(event.rounds.all())
@@ -60,6 +64,9 @@ def dashboard(request, event):
         players=event.players.count(), format=services.event_format(event),
         order=services.order_text(event), problems=inconsistencies(event),
         checkin=checkin.summary(event) if event.checkin != Event.CheckIn.OFF else None,
+        # while a round is played the next round's check-in is only counted: its decisions
+        # (close it, mark the missing absent) come once the round is over
+        round_in_play=bool(next_action) and next_action[0] in ROUND_IN_PLAY,
         engine_missing=pairing_bridge.engine_missing(event),
         automation=links.automations.links([event.pk]).get(event.pk),
     ))

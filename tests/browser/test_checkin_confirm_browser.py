@@ -114,3 +114,32 @@ def test_a_player_confirms_and_the_other_accepts(server, browser, arbiter):  # n
     assert "1 of 1 confirmed by players" in page.inner_text("#confirm-summary")
     assert _axe(page) == []
     context.close()
+
+
+@pytest.mark.long_story  # the phone's layout: the same on either database
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_record_explains_all_twelve_scores_in_view_with_long_names_at_390(
+        server, browser, arbiter, language):  # noqa: F811
+    """Long names used to widen the name column until purple was cut off and the table asked
+    to be swiped: on a phone each name has a line of its own above its six scores."""
+    event = services.create_event(name="Confirm Long", arbiter=arbiter,
+                                  player_results=Event.PlayerResults.ALWAYS)
+    for name in ("Katherine Johnson-Goble", "Bartholomew Featherstonehaugh"):
+        services.add_player(event, name=name)
+    round_ = services.publish_round(services.pair_next_round(event))
+    board = round_.boards.select_related("first", "second").get(second__isnull=False)
+    context, page = _phone(browser, server, _login(board.first, f"kj-{language}"))
+    context.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
+    page.goto(f"{server.url}/my-games/confirm/{board.pk}/")
+    for seat in ("first", "second"):
+        for colour in COLOURS:
+            box = page.locator(f'input[name="{seat}_{colour}"]').bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (seat, colour, box)
+        lines = page.locator(f'tr[data-seat="{seat}"] .name-col').evaluate("""e => {
+            const r = document.createRange(); r.selectNodeContents(e);
+            return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }""")
+        assert lines == 1, seat  # the whole name on its line, not broken inside a word
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    wrap = page.locator(".confirm-panel .table-wrap")
+    assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")
+    context.close()

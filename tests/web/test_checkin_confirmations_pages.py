@@ -291,3 +291,23 @@ def test_a_round_confirmed_by_players_with_one_dispute_settled_pairs_the_next(cl
     assert board.results.filter(status="dismissed", source="players").count() == 1
     services.close_round(round_)
     assert services.pair_next_round(round_.event).number == 2
+
+
+def test_record_explains_to_the_players_a_slip_typed_over_their_confirmations(client, board,
+                                                                              arbiter):
+    """One player confirms, the arbiter types another slip, the other player accepts the
+    first's scores: the phones say that the players agree and the arbiter's slip differs, and
+    show every version side by side with the differing cells marked, as the arbiter sees them."""
+    client.force_login(_login(board.first, "first1"))
+    assert client.post(_url(board), _form(board, A, C)).status_code == 302
+    services.enter_slip(board, user=arbiter, first_scores=A, second_scores=B)
+    client.force_login(_login(board.second, "second1"))
+    assert client.post(_url(board), _form(board, A, C)).status_code == 302
+    stored = services.current_result(board)  # both players agree: their version is stored
+    assert (stored.source, stored.first_scores, stored.second_scores) == ("players", A, C)
+    page = client.get(_url(board)).content.decode()
+    assert "confirmed the same scores; the arbiter entered others" in page
+    assert "differ from the result already stored" not in page
+    assert page.count('class="version"') >= 2 and '<mark class="differs"' in page
+    differing = {c for c in "RGBOYP" if B[c] != C[c]}
+    assert page.count('<mark class="differs"') == 2 * len(differing)  # in each of two versions

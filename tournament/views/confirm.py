@@ -27,11 +27,12 @@ from django.views.decorators.cache import never_cache
 from games.engine.board import COLOURS
 from tournament.forms import SlipForm
 from tournament.inputs.request_input import column_range, whole_number
-from tournament.models import Board, Confirmation, Player, PlayerLogin
+from tournament.models import Board, Confirmation, Player, PlayerLogin, Result
 from tournament.permissions import published_rounds
 from tournament.services import ServiceError, current_result
 from tournament.services import confirmations as service
 from tournament.services.errors import InvalidResult, ResultRefused
+from tournament.views.arbiter import versions
 
 
 def current_board(player: Player) -> Board | None:
@@ -57,7 +58,7 @@ def confirm_panel(player: Player, via: str, action_url: str, *, board: Board | N
     board = board if board is not None else current_board(player)
     panel = {"player": player, "board": board, "via": via, "action_url": action_url,
              "next_url": next_url, "error": error, "colours": COLOURS, "can_submit": False,
-             "text": "", "note": "", "state": "", "rows": [], "stored": None}
+             "text": "", "note": "", "state": "", "rows": [], "stored": None, "versions": []}
     if board is None:
         panel["text"] = _("You have no game in the current round.")
         return panel
@@ -82,7 +83,16 @@ def confirm_panel(player: Player, via: str, action_url: str, *, board: Board | N
     if detail.key == service.CONFIRMED:
         panel.update(text=_("Confirmed by both: stored."), can_submit=False)
     elif detail.key == service.CONFLICT:
+        # every version side by side, the differing cells marked, as the arbiter sees them
+        panel["versions"] = versions.dispute(
+            board, accepted, list(board.results.filter(status=Result.Status.CONFLICT)),
+            list(detail.confirmations))
         if mine and theirs and (mine.first_scores, mine.second_scores) == (
+                theirs.first_scores, theirs.second_scores) and accepted is not None \
+                and _matches(accepted, mine):
+            panel["text"] = _("You and %(name)s confirmed the same scores; the arbiter "
+                              "entered others: the arbiter decides.") % {"name": name}
+        elif mine and theirs and (mine.first_scores, mine.second_scores) == (
                 theirs.first_scores, theirs.second_scores):
             panel["text"] = _("You and %(name)s confirmed the same scores, but they differ "
                               "from the result already stored: the arbiter decides.") % {

@@ -20,7 +20,9 @@ from tests.dealt.dealt_helpers import greedy_move
 from tournament import services
 from tournament.models import Board, Event
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# long_story: the pages of a whole game; its server side runs on PostgreSQL + Redis in
+# tests/online, and the deployment story plays a game over wss through nginx on them
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.long_story]
 
 PHONE = {"width": 390, "height": 844}
 PORTRAIT = {"width": 360, "height": 740}

@@ -14,7 +14,8 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
 from tournament import services
 from tournament.models import Board, Event
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# long_story: the scoresheet page's script; the records it sends run on PostgreSQL in tests/web
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.long_story]
 
 
 def place(page, first, second):

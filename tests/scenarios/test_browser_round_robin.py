@@ -15,7 +15,8 @@ from tests.scenarios import checks
 from tests.scenarios.story import EventStory
 from tournament.models import Event, Round
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# long_story: the same round robin as the scenarios that run on PostgreSQL, through Chromium
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.long_story]
 
 NAMES = ["Ada", "Ben", "Cleo", "Dan"]
 PASSWORD = "pw-organiser-1"

@@ -16,9 +16,10 @@ NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo", "Iris", "Jon
 
 
 @pytest.mark.parametrize(("field", "rounds"), [
-    (10, 9),
+    # the largest field on SQLite only: on PostgreSQL the smallest takes the same paths
+    pytest.param(10, 9, marks=pytest.mark.long_story),
     pytest.param(9, 9, marks=pytest.mark.long_story),
-    pytest.param(6, 5, marks=pytest.mark.long_story),
+    (6, 5),
 ])
 def test_a_small_field_with_default_settings_plays_everyone_once_and_the_event_closes(
     story, field, rounds

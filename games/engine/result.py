@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import not_, sub
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .board import COLOURS
-
-if TYPE_CHECKING:
-    from .game import Game
 
 __all__ = ["Snapshot", "VerifiedGame", "normalize_result", "summarize"]
 
@@ -25,7 +22,7 @@ Levels = tuple[int, ...]
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The part of a game's private state that results need (:meth:`Game.snapshot`, copied).
+    """The part of a game's private state that results need (``Game.snapshot``, copied).
 
     Indexed by seat (A is 0): ``side``, the score side each seat plays for (0/1 in a
     partnership game, else the seat itself); ``flagged`` and ``resigned``. Indexed by side:
@@ -95,7 +92,29 @@ def normalize_result(text: str) -> str:
     return text.strip().replace("1/2", "½")
 
 
-def summarize(game: Game) -> VerifiedGame:
+class _Named(Protocol):
+    name: str
+
+
+class Played(Protocol):
+    """What a result is made of, as :class:`games.engine.game.Game` has it: the results read a
+    game through this, so that they need not know the game (the game makes its summary from
+    them: the arrow runs one way)."""
+
+    seats: str
+    players: int
+    partnership: bool
+    end: str
+    profile: _Named
+    tile_set: _Named
+    placements: int
+    bonus_plays: int
+    swaps: int
+
+    def snapshot(self) -> Snapshot: ...
+
+
+def summarize(game: Played) -> VerifiedGame:
     """Build the :class:`VerifiedGame` of a game's current state."""
     state = game.snapshot()
     seats, side, players, tracks = game.seats, state.side, game.players, state.tracks

@@ -35,6 +35,17 @@ async def receive(communicator, kind: str | None = None, timeout: float = 3) -> 
     return message
 
 
+async def receive_past(communicator, kind: str, past: tuple[str, ...] = ("state",),
+                       timeout: float = 3) -> dict:
+    """The next message of ``kind``, past the ``past`` ones: a seat's state follows every
+    change of the game's presence, and over Redis one sent as the other seat appeared may
+    come after this socket's own first state."""
+    while (message := await receive(communicator, timeout=timeout))["type"] in past:
+        pass
+    assert message["type"] == kind, message
+    return message
+
+
 async def foreign_origin_refused(path: str) -> bool:
     """Whether a handshake from another site's page is denied."""
     communicator = WebsocketCommunicator(application, path,

@@ -20,6 +20,7 @@ from tests.sockets import (
     connect,
     foreign_origin_refused,
     receive,
+    receive_past,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -198,7 +199,7 @@ async def test_refusals_come_in_the_language_of_the_page_that_opened_the_socket(
     await receive(a, "state")
     await receive(b, "state")
     await b.send_json_to({"type": "move", "move": "place", "placement": "e1R-f2R"})
-    refused = await receive(b, "refused")
+    refused = await receive_past(b, "refused")
     assert refused["message"] == "не тот игрок: B не может выложить фишку; ходит игрок A"
     view = await database_sync_to_async(online.view)(game, "A")
     played = await database_sync_to_async(online.play)(game, "A",
@@ -207,7 +208,7 @@ async def test_refusals_come_in_the_language_of_the_page_that_opened_the_socket(
     await _state(a, [], 1)  # the move reached A's socket
     await a.send_json_to({"type": "move", "move": "place", "placement": "f6R-f7R",
                           "number": 0})
-    stale = (await receive(a, "refused"))["message"]
+    stale = (await receive_past(a, "refused"))["message"]
     assert not stale.startswith("stale move") and any("가" <= c <= "힣" for c in stale)
     await a.send_json_to({"type": "dance"})
     unknown = (await receive(a, "error"))["message"]

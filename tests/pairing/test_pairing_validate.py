@@ -16,6 +16,7 @@ from tournament.pairing import (
     RoundRecord,
     Settings,
     Status,
+    forfeit_rematches,
     pair_swiss,
     validate_pairing,
 )
@@ -76,6 +77,15 @@ def test_forfeits_and_forbidden_pairs_block_when_the_event_says_so():
     assert codes(warnings) == [("rematch", (5, 6))]
     forbidden = replace(event(), forbidden=frozenset({(2, 3)}))
     assert codes(validate_pairing(forbidden, CLEAN)) == [("rematch", (2, 3))]
+
+
+def test_record_explains_a_rematch_after_a_forfeit_is_found_but_is_no_warning():
+    """Eve and Fay on board 3 again: their round-1 game was a forfeit, not a meeting. The
+    page is told so; where the event counts forfeits as meetings it is a rematch instead."""
+    assert forfeit_rematches(event(), CLEAN) == [(3, 5, 6, 1)]
+    assert forfeit_rematches(event(), pairing((6, 5), (4, 1), (2, 3))) == [(1, 6, 5, 1)]
+    assert validate_pairing(event(), CLEAN) == []
+    assert forfeit_rematches(event(forfeit_is_meeting=True), CLEAN) == []
 
 
 def test_players_twice_missing_unknown_or_unavailable():

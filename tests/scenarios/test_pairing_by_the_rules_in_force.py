@@ -1,4 +1,4 @@
-"""Scenario: pairing by the rules in force, and the check the arbiter sees (issue #37).
+"""Scenario: pairing by the rules in force, and the check the arbiter sees.
 
 A new Swiss event pairs by the FIDE (Dutch) System as amended in 2025 (bbpPairings, built by
 ``make setup``). Each round page names what paired it and says the draw is identical to what
@@ -12,6 +12,7 @@ step (``checks.ALWAYS``).
 
 from __future__ import annotations
 
+import html
 import random
 import re
 
@@ -85,6 +86,22 @@ def test_a_swiss_pairs_by_the_2025_rules_and_the_round_page_shows_the_check(stor
     assert check_of(page) == "identical"
     assert "Paired again: back to the engine" in page.html
 
+    # board 1 given its first player alone (a bye by hand): the check names the opponent it
+    # left unpaired beside the engine's board, not only the bye
+    one = arbiter.boards(2)[0]
+    arbiter.edits_pairing(2, 1, one.first, None, "a bye by hand")
+    page = arbiter.page(arbiter.url("arbiter_round", 2))
+    assert check_of(page) == "differs"
+    assert re.search(rf"{one.second} \(\d+\) \([\d½]+ VP\) not paired", html.unescape(page.html))
+    arbiter.repairs_round(2, "back to the engine's draw again")
+    # the last board moved to number 99: the same boards, but not the engine's numbers
+    last = [b for b in arbiter.boards(2) if not b.is_bye][-1]
+    arbiter.edits_pairing(2, 99, last.first, last.second, "the far table")
+    page = arbiter.page(arbiter.url("arbiter_round", 2))
+    assert check_of(page) == "differs"
+    assert (f"numbered board 99 where the engine's draw has board {last.number}"
+            in html.unescape(page.html))
+
 
 def test_an_event_set_to_2017_pairs_by_py4swiss_and_says_so(story):
     arbiter = story.arbiter
@@ -112,3 +129,7 @@ def test_a_server_without_bbpairings_says_so_and_pairs_by_2017(story, monkeypatc
     assert "its engine (bbpPairings) is not installed on this server" in page.html
     assert check_of(page) == "identical"  # checked by the edition it was paired by
     assert story.model().rounds.get(number=1).paired_by == "dutch:2017:missing"
+    assert {"192 FIDE_DUTCH_2017", "092 Swiss, FIDE_DUTCH_2017"} <= set(trf(story).splitlines())
+    history = html.unescape(arbiter.page(arbiter.url("arbiter_settings")).html)
+    assert ("Round 1 paired by the FIDE (Dutch) System 2017, not the event's 2025: "
+            "bbpPairings is not installed on this server.") in history

@@ -1,5 +1,5 @@
 """The round page's pairing check compares the stored draw with the engine's board by board,
-and says for each stored board that differs what is at stake on it (issue #37)."""
+and says for each stored board that differs what is at stake on it."""
 
 from __future__ import annotations
 
@@ -38,15 +38,38 @@ def test_each_differing_board_says_what_is_at_stake():
 
 
 def test_a_hand_edit_shows_the_boards_it_changed_not_the_ones_it_moved():
-    """Two players put together by hand: their board differs, and the engine's board of the
-    two players left unpaired; the boards that only moved are not listed."""
+    """Two players put together by hand: their board differs, the engine's board of the
+    player it left unpaired, and the bye; the boards that only moved are not listed."""
     engines = RoundPairing(2, (Board(1, 3), Board(5, 2)), 4)
     ours = RoundPairing(2, (Board(5, 2), Board(1, 4)), None)
     differences = compare(_event(), ours, engines)
     assert [(d.board, d.ours) for d in differences] == [
-        (2, "P1 (1) (1 VP) – P4 (4) (0 VP)"), (0, "—")]
+        (2, "P1 (1) (1 VP) – P4 (4) (0 VP)"), (1, "P3 (3) (1 VP) not paired"), (0, "—")]
     assert differences[0].engines == "P1 (1) (1 VP) – P3 (3) (1 VP); bye: P4 (4) (0 VP)"
-    assert differences[1].engines == "bye: P4 (4) (0 VP)"
+    assert differences[1].engines == "P1 (1) (1 VP) – P3 (3) (1 VP)"
+    assert differences[1].rules == ("P3 (3) is neither paired nor given the bye",)
+    assert differences[2].engines == "bye: P4 (4) (0 VP)"
+
+
+def test_record_explains_a_bye_made_by_hand_names_the_player_it_left_unpaired():
+    """Board 1 given its first player alone: a bye by hand. The engine's board of the two is
+    listed, with the opponent left unpaired, not only the bye."""
+    engines = RoundPairing(2, (Board(1, 3), Board(5, 2)), 4)
+    ours = RoundPairing(2, (Board(5, 2),), 1)
+    board, bye = compare(_event(), ours, engines)
+    assert (board.board, board.ours, board.engines) == (
+        1, "bye: P1 (1) (1 VP); P3 (3) (1 VP) not paired", "P1 (1) (1 VP) – P3 (3) (1 VP)")
+    assert board.rules == ("P3 (3) is neither paired nor given the bye",)
+    assert (bye.ours, bye.engines) == ("bye: P1 (1) (1 VP); P4 (4) (0 VP) not paired",
+                                       "bye: P4 (4) (0 VP)")
+
+
+def test_record_explains_a_board_moved_to_another_number_is_not_identical():
+    draw = RoundPairing(2, (Board(1, 3), Board(5, 2)), 4)
+    assert compare(_event(), draw, draw, [1, 2]) == ()
+    (moved,) = compare(_event(), draw, draw, [1, 99])
+    assert (moved.board, moved.rules) == (
+        99, ("numbered board 99 where the engine's draw has board 2",))
 
 
 def test_first_move_the_other_way_round_is_named():

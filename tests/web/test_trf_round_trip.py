@@ -1,4 +1,4 @@
-"""The TRF round trip of issue #37: messy Swiss events played through the services
+"""The TRF round trip: messy Swiss events played through the services
 (``tests.messy_swiss``: absences at 0 and ½, late entries at ½, withdrawals, forfeits, double
 forfeits, ½–0, 0–½ and 1–1 decisions, a bye worth a full point before byes became worth ½;
 ``tests/bench/audit_pairing.py`` plays eleven larger ones). Before each round the TRF the
@@ -18,8 +18,9 @@ import pytest
 from tests import messy_swiss
 from tests.bbpairings import bbpairings
 from tournament import services
-from tournament.bridges import pairing_bridge
-from tournament.models import Event
+from tournament.bridges import pairing_bridge, pairing_check
+from tournament.models import Event, HistoryEntry
+from tournament.pairing import engine_for, import_trf
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +65,22 @@ def test_record_explains_a_bye_raised_mid_event_is_refused_and_an_older_one_is_s
     second = services.pair_next_round(event)
     assert second.paired_by == "dutch:2017:unreadable"
     assert "bbpPairings cannot read it" in pairing_bridge.paired_by_text(second.paired_by)
+    # the change of rules is in the history and on the dashboard, and the TRF names the
+    # rules that paired the round: py4swiss given the file pairs it as the server did
+    said = event.history.get(action=HistoryEntry.Action.PAIRING_RULES)
+    assert said.summary == ("Round 2 paired by the FIDE (Dutch) System 2017, not the event's "
+                            "2025: bbpPairings cannot read the event as the standings count "
+                            "it (a score below what its results' codes give).")
+    assert "2017" in pairing_bridge.other_rules_text(second.paired_by)
+    text = pairing_bridge.export_trf(event)
+    assert {"192 FIDE_DUTCH_2017", "092 Swiss, FIDE_DUTCH_2017"} <= set(text.splitlines())
+    assert any(line.startswith("XXA") and "-0.5" in line for line in text.splitlines())
+    edition = import_trf(text).settings.edition
+    assert edition == "2017"
+    theirs = engine_for(edition).pair(text)
+    ours = pairing_bridge.round_pairing(second)
+    assert theirs == [*((b.first, b.second) for b in ours.boards), (ours.bye, 0)]
+    check = pairing_check.check_round(second)
+    assert check.identical and "FIDE (Dutch) System 2017" in check.engine
+    services.repair_round(second, reason="the same rules again")  # nothing new to say
+    assert event.history.filter(action=HistoryEntry.Action.PAIRING_RULES).count() == 1

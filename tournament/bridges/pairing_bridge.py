@@ -178,20 +178,27 @@ def pair_round(event: Event, number: int, *, assumed: Mapping[int, Game] | None 
     if event.pairing_system != Event.PairingSystem.ROUND_ROBIN:
         built = build_event(event, number - 1, number, assumed=assumed, withdrawn=withdrawn,
                             numbers=numbers)
-        edition, why = built.settings.edition, ""
-        try:
-            engine = core.engine_for(edition)
-        except core.EngineMissing:
-            why = "missing"
-        if not why and engine.name == "bbpairings" and bbpairings_reads(built):
-            why = "unreadable"
-        if why:
-            edition = "2017"
-            built = replace(built, settings=replace(built.settings, edition=edition))
-            engine = core.engine_for(edition)
+        edition, why = edition_for(built)
+        built = replace(built, settings=replace(built.settings, edition=edition))
+        engine = core.engine_for(edition)
         by = f"{engine.name}:{edition}" + (f":{why}" if why else "")
         return Paired(core.pair_swiss(built, engine), by)
     return Paired(_berger_round(event, number))
+
+
+def edition_for(built: core.Event) -> tuple[str, str]:
+    """The edition the next round of ``built`` is paired by, and why it is not the event's
+    own ('' when it is): ``missing`` (bbpPairings is not installed here) or ``unreadable``
+    (bbpPairings would read other points than the standings'). The pairing and the TRF
+    download both ask here, so the file's ``192`` line names the rules that paired it."""
+    edition = built.settings.edition
+    try:
+        engine = core.engine_for(edition)
+    except core.EngineMissing:
+        return "2017", "missing"
+    if engine.name == "bbpairings" and bbpairings_reads(built):
+        return "2017", "unreadable"
+    return edition, ""
 
 
 def engine_missing(event: Event) -> str:
@@ -237,6 +244,12 @@ def paired_by_text(by: str) -> str:
     return text
 
 
+def other_rules_text(by: str) -> str:
+    """``Round.paired_by`` in words when the round was paired by other rules than the event
+    is set to ('' when by its own): the dashboard keeps it in view while it is the latest."""
+    return paired_by_text(by) if by.count(":") == 2 else ""
+
+
 def _berger_round(event: Event, number: int) -> core.RoundPairing:
     """Round ``number`` of the Berger table for the event's players."""
     n = event.players.count()
@@ -268,6 +281,13 @@ def warnings_for(round_: Round) -> list[core.PairingWarning]:
                                  round_pairing(round_))
 
 
+def forfeit_rematches(round_: Round) -> list[tuple[int, int, int, int]]:
+    """The round's boards whose players met before only in a forfeit (pairing numbers and the
+    earlier round: :func:`core.forfeit_rematches`)."""
+    return core.forfeit_rematches(build_event(round_.event, round_.number - 1, round_.number),
+                                  round_pairing(round_))
+
+
 def export_trf(event: Event) -> str:
     """The event as TRF-16: every round whose results are all in, ranked as the standings
     after them rank the players (a shared place gives each its first rank)."""
@@ -276,13 +296,17 @@ def export_trf(event: Event) -> str:
     seeds = dict(event.players.values_list("pk", "seed"))
     ranks = {seeds[row.player_id]: row.rank
              for row in standings_bridge.standings(event, done)}
-    return core.export_trf(build_event(event, done, nxt), ranks=ranks,
-                           header=trf_header(event))
+    built = build_event(event, done, nxt)
+    if event.pairing_system != Event.PairingSystem.ROUND_ROBIN:
+        edition, _why = edition_for(built)
+        built = replace(built, settings=replace(built.settings, edition=edition))
+    return core.export_trf(built, ranks=ranks, header=trf_header(event, built.settings.edition))
 
 
-def trf_header(event: Event) -> dict[str, str | list[str]]:
-    """The FIDE header lines the event knows: venue, dates, players, type, arbiters (the
-    first named chief), rate of play, and the date of every scheduled round."""
+def trf_header(event: Event, edition: str) -> dict[str, str | list[str]]:
+    """The FIDE header lines the event knows: venue, dates, players, type (a Swiss event's
+    ``edition``), arbiters (the first named chief), rate of play,
+    and the date of every scheduled round."""
     arbiters = [user.get_full_name() or user.get_username()
                 for user in event.arbiters.order_by("pk")]
     players = list(event.players.values_list("rating", flat=True))
@@ -294,7 +318,7 @@ def trf_header(event: Event) -> dict[str, str | list[str]]:
         "052": event.end_date.strftime("%Y/%m/%d") if event.end_date else "",
         "062": str(len(players)),
         "072": str(sum(1 for rating in players if rating)),
-        "092": (f"Swiss, {core.TOURNAMENT_TYPES[event.pairing_edition]}" if swiss
+        "092": (f"Swiss, {core.TOURNAMENT_TYPES[edition]}" if swiss
                 else "Round robin (Berger tables)"),
         "102": arbiters[0] if arbiters else "",
         "112": ", ".join(arbiters[1:]),

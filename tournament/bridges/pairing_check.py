@@ -2,15 +2,17 @@
 
 Arbiters check a draw by exporting it to a second program by hand. Here the round page does
 it: the TRF the arbiter can download for the round (the same writer, the same points) is
-given to the engine of the edition the round was paired by, and its draw is compared with the
-stored one, board by board, first move included. A hand-edited draw shows each board that
-differs (the pairing warnings beside it say which criteria it breaks). The answer is cached
-by the TRF and the stored draw, so a page shown again costs no engine run.
+given to the engine its ``192`` line names, and its draw is compared with the stored one, board
+by board, first move and board numbers included. A hand-edited draw shows each board that
+differs (the pairing warnings beside it say which criteria it breaks), and a player it leaves
+unpaired. The answer is cached by the TRF and the stored draw, so a page shown again costs no
+engine run.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from django.core.cache import cache
@@ -48,15 +50,17 @@ class PairingCheck:
     unavailable: str = ""
 
 
-def compare(event: core.Event, ours: core.RoundPairing,
-            engines: core.RoundPairing) -> tuple[Difference, ...]:
+def compare(event: core.Event, ours: core.RoundPairing, engines: core.RoundPairing,
+            numbers: Sequence[int] = ()) -> tuple[Difference, ...]:
     """Each stored board the engine's draw does not have (beside the engine's boards of its
-    two players, with the rules at stake), each engine board whose players the stored draw
-    leaves unpaired, the bye; board order only when the boards are the same."""
+    two players, with the rules at stake), each engine board with a player the stored draw
+    leaves unpaired (and where it puts the other), the bye; board order and board numbers
+    (``numbers``: the stored boards' numbers, in order) only when the boards are the same."""
     warnings = core.validate_pairing(event, ours)
     where = {p: (index, board) for index, board in enumerate(engines.boards, start=1)
              for p in (board.first, board.second)}
     seated = {p for board in ours.boards for p in (board.first, board.second)}
+    numbered = dict(enumerate(numbers or range(1, len(ours.boards) + 1), start=1))
 
     def player(number: int) -> str:
         return f"{event.player(number)} {vp_text(event.tenths(number))}"
@@ -66,6 +70,12 @@ def compare(event: core.Event, ours: core.RoundPairing,
 
     def bye(number: int | None) -> str:
         return "—" if number is None else _("bye: %(p)s") % {"p": player(number)}
+
+    def off_the_boards(number: int) -> str:
+        """Where the stored draw puts a player it seats at no board."""
+        if number == ours.bye:
+            return bye(number)
+        return _("%(p)s not paired") % {"p": player(number)}
 
     def gap(board: core.Board) -> int:
         return abs(event.tenths(board.first) - event.tenths(board.second))
@@ -81,7 +91,7 @@ def compare(event: core.Event, ours: core.RoundPairing,
             found.append(_("first move the other way round"))
         return tuple(found)
 
-    found, engine_boards = [], set(engines.boards)
+    found, engine_boards, our_boards = [], set(engines.boards), set(ours.boards)
     for index, board in enumerate(ours.boards, start=1):
         if board in engine_boards:
             continue
@@ -89,20 +99,29 @@ def compare(event: core.Event, ours: core.RoundPairing,
                                     if p in where))
         said = [text(b) for b in theirs] + [bye(p) for p in (board.first, board.second)
                                              if p == engines.bye]
-        found.append(Difference(index, text(board), "; ".join(said) or "—",
+        found.append(Difference(numbered[index], text(board), "; ".join(said) or "—",
                                 at_stake({board.first, board.second}, board, theirs)))
     for index, board in enumerate(engines.boards, start=1):
-        if not {board.first, board.second} & (seated | {ours.bye}):
-            found.append(Difference(index, "—", text(board),
-                                    at_stake({board.first, board.second}, None, [])))
+        away = [p for p in (board.first, board.second) if p not in seated]
+        if board not in our_boards and set(away) - {ours.bye}:
+            found.append(Difference(index, "; ".join(map(off_the_boards, away)), text(board),
+                                    at_stake(set(away), None, [])))
     if ours.bye != engines.bye:
-        found.append(Difference(0, bye(ours.bye), bye(engines.bye), at_stake(
-            {ours.bye} if ours.bye is not None else set(), None, [])))
+        said = [bye(ours.bye)] + ([off_the_boards(engines.bye)] if engines.bye is not None
+                                  and engines.bye not in seated | {ours.bye} else [])
+        found.append(Difference(0, "; ".join(said), bye(engines.bye), at_stake(
+            {p for p in (ours.bye, engines.bye) if p is not None}, None, [])))
     if not found and ours.boards != engines.boards:
-        found = [Difference(index, text(mine), text(theirs), (_("board order"),))
+        found = [Difference(numbered[index], text(mine), text(theirs), (_("board order"),))
                  for index, (mine, theirs) in enumerate(zip(ours.boards, engines.boards,
                                                             strict=True), start=1)
                  if mine != theirs]
+    if not found:
+        found = [Difference(number, text(board), text(board), (
+            _("numbered board %(ours)d where the engine's draw has board %(theirs)d")
+            % {"ours": number, "theirs": index},))
+            for index, (number, board) in enumerate(
+                zip(numbered.values(), ours.boards, strict=True), start=1) if number != index]
     return tuple(found)
 
 
@@ -123,23 +142,26 @@ def check_round(round_: Round) -> PairingCheck | None:
     whose Berger table is exact, and for a published round: its draw was checked before it
     went out, and checking it again would cost a page of every round an engine run).
 
-    The engine is the one of the edition the round was paired by (``Round.paired_by``; the
-    event's edition for a round paired by hand).
+    The engine is given the round's TRF exactly as the arbiter downloads it (header lines
+    and all): a run of its own, not the answer kept from the pairing, and of the engine its
+    ``192`` line names (the edition the round is paired by: :func:`pairing_bridge.edition_for`).
     """
     event = round_.event
     if (event.pairing_system == Event.PairingSystem.ROUND_ROBIN
             or round_.status != Round.Status.DRAFTED):
         return None
-    edition = round_.paired_by.split(":")[1] if round_.paired_by else event.pairing_edition
     try:
         built = pairing_bridge.build_event(event, round_.number - 1, round_.number)
+        trf = pairing_bridge.export_trf(event)
+        edition = core.import_trf(trf).settings.edition
     except (pairing_bridge.IncompleteRound, core.PairingError) as exc:
         return PairingCheck(unavailable=str(exc))
     built = replace(built, settings=replace(built.settings, edition=edition))
     ours = pairing_bridge.round_pairing(round_)
-    trf = core.export_trf(built)
+    numbers = list(round_.boards.exclude(second=None).order_by("number")
+                   .values_list("number", flat=True))
     key = "pairing-check:" + hashlib.sha256(
-        f"{trf}\n{ours.to_text()}\n{edition}\n{get_language()}".encode()).hexdigest()
+        f"{trf}\n{ours.to_text()}\n{numbers}\n{get_language()}".encode()).hexdigest()
     cached = cache.get(key)
     if cached is not None:
         return cached
@@ -153,14 +175,14 @@ def check_round(round_: Round) -> PairingCheck | None:
         "engine": f"{name} {pairing_bridge.engine_version(engine.name)}".strip(),
         "edition": edition}
     try:
-        engines = core.pair_swiss(built, engine)
+        engines = core.pair_swiss(built, engine, trf=trf)
     except core.NoLegalPairing:
         checked = PairingCheck(label, unavailable=_(
             "The engine finds no legal pairing for this round: the draw was made by hand."))
     except core.PairingError as exc:
         return PairingCheck(label, unavailable=str(exc))
     else:
-        differences = compare(built, ours, engines)
+        differences = compare(built, ours, engines, numbers)
         checked = PairingCheck(label, not differences, differences)
     cache.set(key, checked, CACHE_SECONDS)
     return checked

@@ -38,7 +38,12 @@ from tournament.pairing.model import EDITIONS, Event, Player, Result, RoundRecor
 from tournament.pairing.roundrobin import berger_schedule
 from tournament.pairing.swiss import pair_swiss
 from tournament.pairing.trf import TOURNAMENT_TYPES, export_trf, import_trf
-from tournament.pairing.validate import PAIRING_WARNINGS, PairingWarning, validate_pairing
+from tournament.pairing.validate import (
+    PAIRING_WARNINGS,
+    PairingWarning,
+    forfeit_rematches,
+    validate_pairing,
+)
 
 __all__ = [
     "EDITIONS",
@@ -69,6 +74,7 @@ __all__ = [
     "berger_schedule",
     "engine_for",
     "export_trf",
+    "forfeit_rematches",
     "get_engine",
     "import_trf",
     "pair_swiss",

@@ -14,7 +14,8 @@ from tournament.pairing.trf import export_trf
 from tournament.pairing.validate import HARD, validate_pairing
 
 
-def pair_swiss(event: Event, engine: Engine | str | None = None) -> RoundPairing:
+def pair_swiss(event: Event, engine: Engine | str | None = None, *,
+               trf: str | None = None) -> RoundPairing:
     """Pair round ``event.rounds_played + 1`` by the FIDE (Dutch) System's edition the event
     is paired by (``event.settings.edition``, :data:`EDITION_ENGINES`), or by ``engine``.
 
@@ -22,7 +23,10 @@ def pair_swiss(event: Event, engine: Engine | str | None = None) -> RoundPairing
     absent and withdrawn players are left out. Boards come in the Dutch publishing order.
     Raises :class:`NoLegalPairing` when the absolute criteria (no rematch, one pairing bye per
     player, first-move limits) cannot all be met: the arbiter then pairs by hand, and
-    :class:`EngineMissing` when the edition's engine is not installed.
+    :class:`EngineMissing` when the edition's engine is not installed. ``trf``: the file the
+    engine is given, when not the event as :func:`export_trf` writes it (the round page's check
+    gives the TRF the arbiter downloads, header lines and all); the answer is checked against
+    ``event`` either way.
     """
     next_round = event.rounds_played + 1
     if next_round > event.settings.rounds:
@@ -33,7 +37,7 @@ def pair_swiss(event: Event, engine: Engine | str | None = None) -> RoundPairing
     chosen = (engine_for(event.settings.edition) if engine is None
               else get_engine(engine) if isinstance(engine, str) else engine)
     try:
-        pairs = chosen.pair(export_trf(event))
+        pairs = chosen.pair(export_trf(event) if trf is None else trf)
     except NoLegalPairing as exc:
         raise NoLegalPairing(
             f"round {next_round} cannot be paired: {exc}; pair it by hand"

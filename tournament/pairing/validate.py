@@ -101,6 +101,22 @@ def validate_pairing(event: Event, pairing: RoundPairing) -> list[PairingWarning
     return warnings
 
 
+def forfeit_rematches(event: Event, pairing: RoundPairing) -> list[tuple[int, int, int, int]]:
+    """The boards of ``pairing`` whose two players were paired before in a game not played
+    (a forfeit): ``(board, first, second, round)`` for each such earlier round. FIDE does not
+    count a forfeit as a meeting, so the pairing may bring them together again; an arbiter
+    who sees the same two names twice is told why it is allowed. Empty when the event counts
+    forfeits as meetings (then it is a ``rematch`` warning)."""
+    if event.settings.forfeit_is_meeting:
+        return []
+    known = {p.number for p in event.players}
+    return [(index, board.first, board.second, number)
+            for index, board in enumerate(pairing.boards, start=1)
+            if board.first in known and board.second in known
+            for number, record in enumerate(event.player(board.first).history, start=1)
+            if record.opponent == board.second and record.result.forfeit]
+
+
 def _first_moves(
     event: Event, number: int, first: bool, board: int, warn: Callable[..., None]
 ) -> None:

@@ -12,6 +12,11 @@ class ClocksConfig(AppConfig):
 
         register("clocks", started_clocks)
 
+        from clocks.log_text import board_logs
+        from tournament.boards import links
+
+        links.clock_logs.register("clocks", board_logs)
+
         from clocks import services
         from tournament import signals
 

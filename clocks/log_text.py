@@ -4,28 +4,21 @@ The log (``ClockLogEntry``) keeps every change with its detail: the arbiter's co
 their reasons, the presses (and, for a press the device dated, what the server credited), the
 flags, the devices the clock moved to, the time a restart gave back. This turns each entry
 into a line an arbiter reads at the desk or in a dispute, in the reader's language; the board's
-result page shows it and the hall links to it.
+result page and the hall link to it, and the printed record of the round carries it
+(``tournament.boards.links.clock_logs``: :func:`board_logs`).
 """
 
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clocks.models import ClockLogEntry
+from clocks.models import Clock, ClockLogEntry
+from tournament.boards.links import ClockLine
 
 Action = ClockLogEntry.Action
-
-
-@dataclass(frozen=True)
-class LogLine:
-    at: datetime.datetime
-    who: str
-    what: str
-    why: str
 
 
 def _seconds(ms: int | None) -> str:
@@ -77,9 +70,22 @@ def _what(entry: ClockLogEntry, names: dict[str, str]) -> str:
     return str(entry.get_action_display()).capitalize()
 
 
-def lines(entries, names: dict[str, str]) -> list[LogLine]:
+def lines(entries, names: dict[str, str]) -> list[ClockLine]:
     """``entries`` in words; ``names``: the two sides' player names by ``"A"`` and ``"B"``."""
-    return [LogLine(at=timezone.localtime(datetime.datetime.fromtimestamp(
+    return [ClockLine(at=timezone.localtime(datetime.datetime.fromtimestamp(
                         e.server_ms / 1000, tz=datetime.UTC)),
                     who=e.who, what=_what(e, names), why=(e.detail or {}).get("reason") or "")
             for e in entries]
+
+
+def board_logs(board_ids: list[int]) -> dict[int, tuple[ClockLine, ...]]:
+    """The log of each of these boards' clocks in words (a board without a clock: none)."""
+    found = {}
+    clocks = Clock.objects.filter(board_id__in=board_ids).select_related("board__first",
+                                                                         "board__second")
+    for clock in clocks.prefetch_related("log_entries"):
+        board = clock.board
+        names = {"A": board.first.name, "B": board.second.name if board.second else ""}
+        entries = sorted(clock.log_entries.all(), key=lambda e: e.pk)
+        found[board.pk] = tuple(lines(entries, names))
+    return found

@@ -80,7 +80,8 @@ def play(name: str, seed: int, players: int, rounds: int, engine: ExternalEngine
         if number == 3:
             services.add_player(event, name="Late entry")
             if bye_change:  # round 1's bye keeps its full point: an XXA line of +0.5
-                event = services.update_event(event, {"bye_vp": Decimal("0.5")})
+                event = services.update_event(event, {"bye_vp": Decimal("0.5")},
+                                              reason="byes are worth ½ from now on")
         trf = pairing_bridge.export_trf(event)
         engines = engine.pair(trf)
         round_ = services.pair_next_round(event)

@@ -23,7 +23,8 @@ VP_CHOICES = [("", "—"), ("1", "1"), ("0.5", "½"), ("0", "0")]
 
 class EventForm(forms.ModelForm):
     """The event's settings. Once round 1 is paired the format fields are shown but fixed, and
-    a change of the number of rounds asks for a reason (the service enforces both)."""
+    a change of the number of rounds or of what the rounds after score asks for a reason (the
+    service enforces both)."""
 
     tiebreak_order = forms.CharField(
         label=_("Tiebreaks in order"), required=False,
@@ -31,14 +32,16 @@ class EventForm(forms.ModelForm):
                     "lowest-colour difference, lowest-colour level). See the definitions "
                     "below."),
     )
-    rounds_reason = forms.CharField(
-        label=_("Reason for changing the number of rounds"), required=False, max_length=300,
-        help_text=_("Needed once round 1 is paired; kept in the event's history."),
+    change_reason = forms.CharField(
+        label=_("Reason for the change"), required=False, max_length=300,
+        help_text=_("Needed once round 1 is paired to change the number of rounds, what a bye, "
+                    "an absence or a late entry scores, or whether a forfeit counts as a "
+                    "meeting; kept in the event's history."),
     )
     KEPT_WHEN_LEFT_OUT = ("checkin", "player_results", "unplayed_colours", "pairing_edition",
                           "no_show_minutes")
     field_order = ["name", "start_date", "end_date", "venue", "pairing_system",
-                   "rounds_planned", "rounds_reason", "rounds_note"]
+                   "rounds_planned", "change_reason", "rounds_note"]
 
     class Meta:
         model = Event
@@ -88,7 +91,7 @@ class EventForm(forms.ModelForm):
             # A form from before these settings existed (an open tab, a script) keeps them.
             self.fields[name].required = False
         if not settled:
-            del self.fields["rounds_reason"]
+            del self.fields["change_reason"]
             return
         fixed = ["pairing_system", "pairing_order", "first_mover", "pairing_edition"]
         if self.instance.pairing_system == Event.PairingSystem.ROUND_ROBIN:
@@ -100,7 +103,7 @@ class EventForm(forms.ModelForm):
     def changes(self) -> dict:
         """The model fields to save, the tiebreak list under its model name."""
         data = {k: v for k, v in self.cleaned_data.items()
-                if k not in ("tiebreak_order", "rounds_reason")}
+                if k not in ("tiebreak_order", "change_reason")}
         if self.cleaned_data.get("tiebreak_order"):
             data["tiebreaks"] = self.cleaned_data["tiebreak_order"]
         return data

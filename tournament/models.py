@@ -460,6 +460,8 @@ class HistoryEntry(models.Model):
         NO_SHOWS_DECIDED = "no_shows_decided", _("players who never appeared: decided")
         AUTOMATIC = "automatic", _("automatic step")
         PLAYER_REGISTERED = "player_registered", _("player registered")
+        PAIRING_RULES = "pairing_rules", _("round paired by other pairing rules")
+        RULES_CHANGED = "rules_changed", _("scoring or meeting rule changed mid-event")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
     at = models.DateTimeField(auto_now_add=True)

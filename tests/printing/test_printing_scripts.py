@@ -21,6 +21,7 @@ from tournament.printing import documents
 from tournament.printing.common import BOLD, HANGUL, SANS, runs, text_width
 
 pytestmark = pytest.mark.django_db
+A4_WIDTH = 595.28
 
 CYRILLIC = "Анна Ковалёва"
 HANGUL_NAME = "김민준"
@@ -133,3 +134,32 @@ def test_runs_give_each_script_a_font_that_has_it():
         ("Kim ", SANS), (f"{HANGUL_NAME} ", HANGUL), ("(Öst)", SANS))
     assert runs(HANGUL_NAME, BOLD)[0][1] == "NanumGothic-Bold"
     assert text_width(HANGUL_NAME, SANS, 10) > 3 * 8  # real syllables, not zero-width gaps
+
+
+def test_record_explains_the_scoresheet_back_headings_are_not_struck_through(scripts_event,
+                                                                            tmp_path):
+    """"Points gained" and "Running total of that seat" each span six colour columns; no
+    column rule may run through their row (a printed sheet had them struck through)."""
+    poppler()
+    pdf = documents.render(scripts_event, "scoresheets", 2, base_url="http://td.test")
+    source = tmp_path / "sheets.pdf"
+    source.write_bytes(pdf)
+    scale = 2  # 144 dpi
+    subprocess.run(["pdftoppm", "-r", str(72 * scale), "-f", "2", "-l", "2", "-gray", "-png",
+                    str(source), str(tmp_path / "back")], check=True)
+    page = Image.open(next(tmp_path.glob("back*.png"))).convert("L")
+    boxes = subprocess.run(["pdftotext", "-bbox", "-f", "2", "-l", "2", str(source), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    found = re.search(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">Points<', boxes)
+    assert found
+    rows = range(int(float(found.group(1)) * scale), int(float(found.group(2)) * scale))
+    # the colour columns as the back form draws them: No., Seat, Tile, Cells, then 12 alike
+    left, width = 36 + 22 + 26 + 40 + 70, (A4_WIDTH - 72 - 158) / 12
+
+    def ruled(x: float) -> bool:
+        return any(all(page.getpixel((px, y)) < 160 for y in rows)
+                   for px in range(round(x * scale) - 1, round(x * scale) + 2))
+
+    assert ruled(left + 6 * width)  # the heavy rule between the two blocks stays
+    struck = [k for k in (*range(1, 6), *range(7, 12)) if ruled(left + k * width)]
+    assert struck == []

@@ -26,7 +26,7 @@ from django.urls import reverse
 from tests.scenarios.story import EventStory, Visitor
 from tournament.models import Absence, Board, Event, Player, Result, Round
 
-PDFS_WITH_ROUND = ("pairings", "scoresheets", "slips")
+PDFS_WITH_ROUND = ("pairings", "scoresheets", "slips", "record")
 PDFS_AFTER_ROUND = ("standings", "crosstable")
 
 

@@ -64,7 +64,7 @@ def test_a_forced_small_swiss_by_lot_warns_asks_before_removing_play_and_keeps_a
     arbiter.enters_round_results(r1, random.Random(5))
     with pytest.raises(Refused, match="needs a reason"):
         arbiter.changes_settings(rounds_planned=4)
-    arbiter.changes_settings(rounds_planned=4, rounds_reason="the hall is ours until ten")
+    arbiter.changes_settings(rounds_planned=4, change_reason="the hall is ours until ten")
     settings_page = arbiter.get(arbiter.url("arbiter_settings")).content.decode()
     assert "the hall is ours until ten" in settings_page
 

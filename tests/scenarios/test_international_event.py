@@ -75,7 +75,7 @@ def test_an_international_swiss_reads_in_each_readers_language(story):
     assert story.public.get(viewer.group(1)).status_code == 200
 
     arbiter.enters_round_results(r1, random.Random(3))
-    arbiter.changes_settings(rounds_planned=6, rounds_reason="a free afternoon")
+    arbiter.changes_settings(rounds_planned=6, change_reason="a free afternoon")
     settings = arbiter.url("arbiter_settings")
     russian = arbiter.client.get(settings, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Число туров изменено с 5 на 6." in russian and "a free afternoon" in russian

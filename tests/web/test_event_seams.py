@@ -101,9 +101,9 @@ def test_the_number_of_rounds_is_fixed_at_round_1_and_changes_only_with_a_reason
     assert "needs a reason" in refused.content.decode()
     event.refresh_from_db()
     assert event.rounds_planned == 7
-    data.update(rounds_planned=0, rounds_reason="typo")
+    data.update(rounds_planned=0, change_reason="typo")
     assert arbiter_client.post(url, data).status_code == 200
-    data.update(rounds_planned=9, rounds_reason="the venue has time for two more")
+    data.update(rounds_planned=9, change_reason="the venue has time for two more")
     saved = arbiter_client.post(url, data)
     assert saved.status_code == 302, saved.context["form"].errors
     event.refresh_from_db()
@@ -120,7 +120,7 @@ def test_fewer_rounds_than_already_paired_is_refused(arbiter):
         services.add_player(event, name=name)
     services.pair_next_round(event)
     with pytest.raises(services.ServiceError, match="cannot have fewer"):
-        services.update_event(event, {"rounds_planned": 0}, rounds_reason="oops")
+        services.update_event(event, {"rounds_planned": 0}, reason="oops")
 
 
 def test_the_settings_form_offers_no_full_point_for_an_absence(arbiter_client):

@@ -142,3 +142,26 @@ def test_record_explains_the_next_rounds_check_in_waits_while_a_round_is_played(
     assert "Enter results of round 1" in page
     assert "What to do about those missing comes once round 1 is over." in page
     assert "missing players absent for round 2" not in page
+
+
+def test_record_explains_a_rematch_after_a_forfeit_on_the_round_page(arbiter):
+    """Two players whose round-1 game was a forfeit meet again in round 2: allowed (a forfeit
+    is not a meeting) and said on the round page, not as a pairing warning."""
+    event = services.create_event(name="Forfeit again", arbiter=arbiter, rounds_planned=5)
+    for name in ("Ada", "Ben", "Cy", "Di"):
+        services.add_player(event, name=name)
+    one = services.publish_round(services.pair_next_round(event))
+    boards = list(one.boards.order_by("number"))
+    services.record_result(boards[0], "forfeit", loser_seat="second", reason="did not come")
+    services.record_result(boards[1], "played", first_scores=A, second_scores=C)
+    two = services.pair_next_round(event)
+    first, second = boards[0].first, boards[0].second
+    services.edit_pairing(two, first_id=first.pk, second_id=second.pk, board_number=1,
+                          reason="they asked to play the game they missed")
+    page = _desk(arbiter).get(reverse("arbiter_round", args=[event.slug, 2])).content.decode()
+    notes = page.split('id="pairing-notes"', 1)[1].split("</section>", 1)[0]
+    assert (f"Board 1: {first.name} and {second.name} meet again. Their game in round 1 was "
+            "a forfeit, not played, and a forfeit is not a meeting (FIDE), so it does not "
+            "bar a rematch.") in notes
+    warnings = page.split("Pairing warnings", 1)[1].split("</section>", 1)[0]
+    assert "must not meet again" not in warnings

@@ -20,7 +20,9 @@ those apps registered in their ``AppConfig.ready`` answer with a link per key:
   (``autopilot``: its registration page while registration is open; the event's page);
 - ``automations``: what runs an event by itself, by event id (``autopilot``: "This event runs
   itself: …" with its state, to its page; the arbiter's dashboard, so that nobody pairs a round
-  by hand without knowing the server is about to).
+  by hand without knowing the server is about to);
+- ``clock_logs``: a board clock's log in words, by board id (``clocks``: who paused, adjusted
+  or handed the clock over, when and why; the printed record of the round).
 """
 
 from __future__ import annotations
@@ -58,6 +60,17 @@ class PlayerSchedule:
     paused_reason: str = ""
 
 
+@dataclass(frozen=True)
+class ClockLine:
+    """One line of a board clock's log: ``at`` (local time), ``who`` acted, ``what`` was
+    done, in words, and ``why`` (the arbiter's reason; empty when none was asked)."""
+
+    at: datetime
+    who: str
+    what: str
+    why: str
+
+
 class Registry(Generic[K, V]):
     """Named providers that map keys to links (or other answers); asked in bulk, one query
     per provider."""
@@ -85,3 +98,4 @@ personal_links: Registry[tuple[int, int], Link] = Registry()
 player_schedules: Registry[int, PlayerSchedule] = Registry()
 event_entries: Registry[int, Link] = Registry()
 automations: Registry[int, Link] = Registry()
+clock_logs: Registry[int, tuple[ClockLine, ...]] = Registry()

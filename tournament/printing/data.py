@@ -11,17 +11,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import dateformat, formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from clocks.core.timecontrol import TimeControl, TimeControlError
 from tournament import services
-from tournament.bridges import standings_bridge
-from tournament.models import Board, Event, Round
+from tournament.boards import links
+from tournament.bridges import pairing_bridge, standings_bridge
+from tournament.models import Board, Event, Result, Round
 from tournament.standings import CrosstableCell, CrosstableRow, Standings, format_points
 from tournament.texts import tiebreak_texts
-from tournament.texts.formatting import name_key
+from tournament.texts.formatting import lowest_text, name_key, source_text, vp
 
 
 class PrintError(Exception):
@@ -102,6 +103,44 @@ class PairingsDoc:
                 lines.append(NameLine(second.name, second.club, line.board,
                                       line.first.name, False))
         return tuple(sorted(lines, key=lambda n: name_key(n.name)))
+
+
+@dataclass(frozen=True, slots=True)
+class VersionLine:
+    """One version of a board's result as the record prints it: status, VP, lowest colours,
+    where it came from, who entered it and when, and every reason (its own, the decision's)."""
+
+    version: int
+    status: str
+    vp: str
+    lowest: str
+    source: str
+    who: str
+    when: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRecord:
+    """A board of the round with its result versions and its clock's log (when, who, what,
+    why); ``board`` is None for the pairing bye."""
+
+    board: int | None
+    players: str
+    versions: tuple[VersionLine, ...]
+    clock: tuple[tuple[str, str, str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordDoc:
+    """The record of a round: what paired it, every board's results and clock, and who was
+    on no board and why."""
+
+    event: EventInfo
+    round: int
+    paired_by: str
+    boards: tuple[BoardRecord, ...]
+    not_paired: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,3 +400,43 @@ def board_sheets(event: Event, round_: Round, base_url: str,
         )
         for b in boards
     )
+
+
+def _when(moment) -> str:
+    return dateformat.format(timezone.localtime(moment), "j M H:i:s") if moment else ""
+
+
+def _version(result: Result) -> VersionLine:
+    """A result version in the words of the board's page (its **History** table)."""
+    reasons = [result.reason] if result.reason else []
+    if result.decided_at:
+        words = {"who": result.decided_by_label, "when": _when(result.decided_at),
+                 "why": result.decision_reason}
+        reasons.append((_("Dismissed by %(who)s at %(when)s: %(why)s") if
+                        result.status == Result.Status.DISMISSED else
+                        _("Accepted by %(who)s at %(when)s: %(why)s")) % words)
+    second = "" if result.second_vp is None else vp(result.second_vp)
+    return VersionLine(
+        result.version, str(result.get_status_display()),
+        f"{vp(result.first_vp)}–{second}" if second else vp(result.first_vp),
+        lowest_text(result.first_scores, result.second_scores), source_text(result),
+        result.entered_by_label, _when(result.entered_at), tuple(reasons))
+
+
+def record_doc(event: Event, round_: Round, info: EventInfo | None = None) -> RecordDoc:
+    """Everything the round's boards keep: each result version with its reasons and the
+    decisions taken on it, and each board clock's log (``links.clock_logs``)."""
+    boards = list(round_.boards.select_related("first", "second").order_by("number", "pk")
+                  .prefetch_related("results"))
+    logs = links.clock_logs.links(b.pk for b in boards)
+    records = []
+    for b in sorted(boards, key=lambda b: (b.is_bye, b.number)):
+        players = (_("%(name)s: bye") % {"name": b.first.name} if b.is_bye
+                   else f"{b.first.name} – {b.second.name}")
+        versions = tuple(_version(r) for r in sorted(b.results.all(), key=lambda r: r.version))
+        clock = tuple((_when(line.at), line.who, line.what, line.why)
+                      for line in logs.get(b.pk, ()))
+        records.append(BoardRecord(None if b.is_bye else b.number, players, versions, clock))
+    out = tuple((item.player.name, item.explained()) for item in services.not_paired(round_))
+    return RecordDoc(info or event_info(event), round_.number,
+                     pairing_bridge.paired_by_text(round_.paired_by), tuple(records), out)

@@ -17,6 +17,7 @@ from tournament.printing import cards, data
 from tournament.printing.common import page_size
 from tournament.printing.crosstable import build_crosstable
 from tournament.printing.pairings import build_pairings
+from tournament.printing.round_record import build_round_record
 from tournament.printing.scoresheet import build_scoresheets
 from tournament.printing.slips import build_slips
 from tournament.printing.standings import build_standings
@@ -42,6 +43,8 @@ DOCUMENTS: dict[str, Document] = {
         Document("slips", round_required=True, arbiter_only=True),
         # every player's card carries the player's secret code (check-in, personal page)
         Document("cards", round_required=False, arbiter_only=True),
+        # the reasons of the arbiter's decisions and the players' disputes are the arbiter's
+        Document("record", round_required=True, arbiter_only=True),
     )
 }
 
@@ -91,6 +94,9 @@ def _build(event: Event, document: Document, round_number: int, paper: str,
     if document.name == "pairings":
         round_ = data.find_round(event, round_number)
         return build_pairings(data.pairings_doc(event, round_), paper)
+    if document.name == "record":
+        round_ = data.find_round(event, round_number)
+        return build_round_record(data.record_doc(event, round_), paper)
     if document.name == "standings":
         return build_standings(data.standings_doc(event, round_number), paper)
     if document.name == "crosstable":

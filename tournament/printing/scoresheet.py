@@ -235,6 +235,11 @@ def _back_form(c: Canvas, info: EventInfo, size: tuple[float, float]) -> None:
     c.setLineWidth(0.4)
     for x in xs[1:4]:
         c.line(x, ys[0], x, ys[2])
+    # "Points gained" and "Running total" each span six colour columns: their row has no
+    # column rules (the heavy rule between the two blocks is drawn again below)
+    c.setFillColor(BAND)
+    for left, right in ((xs[4], xs[10]), (xs[10], xs[16])):
+        c.rect(left + 0.5, ys[1] + 0.6, right - left - 1, ys[0] - ys[1] - 1.2, stroke=0, fill=1)
     c.setFillColor(colors.black)
     for i, label in enumerate((_("No."), _("Seat"), _("Tile"), _("Cells"))):
         centred(c, label, xs[i], xs[i + 1], ys[0], ys[2], font=BOLD, size=7.5)

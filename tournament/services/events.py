@@ -299,13 +299,19 @@ FIXED_AFTER_ROUND_ONE = ("pairing_system", "pairing_order", "first_mover", "pair
 """Settings that round 1 settles (every round of a Swiss is paired by the same rules); the
 number of rounds changes only with a reason."""
 
+CHANGED_WITH_A_REASON = ("bye_vp", "absence_vp", "late_entry_vp", "forfeit_counts_as_meeting")
+"""Settings that may change once round 1 is paired, but only with a reason kept in the
+history: the rounds after are scored or paired otherwise than the rounds before."""
+
 
 @transaction.atomic
-def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str = "") -> Event:
+def update_event(event: Event, changes: dict, *, user=None, reason: str = "") -> Event:
     """Save the settings; once round 1 is paired the format is fixed (rules section 1).
 
     The number of rounds may still change then, with a reason, never below the rounds already
     paired, and never for a round robin (its table fixes it); the change goes to the history.
+    So does a change of what a bye, an absence or a late entry scores, or of whether a forfeit
+    counts as a meeting (:data:`CHANGED_WITH_A_REASON`), each with the same ``reason``.
     So does the reason given for a number of Swiss rounds outside the MSO's 7–9 (``rounds_note``,
     shown beside the warning), each time it is given or changed.
     """
@@ -321,10 +327,12 @@ def update_event(event: Event, changes: dict, *, user=None, rounds_reason: str =
         _check_bye_change(event, Decimal(changes["bye_vp"]))
     rounds = changes.get("rounds_planned", event.rounds_planned)
     if paired and rounds != event.rounds_planned:
-        _check_rounds_change(event, rounds, paired, rounds_reason)
+        _check_rounds_change(event, rounds, paired, reason)
         log_change(event, HistoryEntry.Action.ROUNDS_CHANGED,
                    {"old": event.rounds_planned, "new": rounds},
-                   user=user, reason=rounds_reason)
+                   user=user, reason=reason)
+    if paired:
+        _log_rules_change(event, changes, user=user, reason=reason)
     note = changes.get("rounds_note", event.rounds_note).strip()
     if note and note != event.rounds_note:
         log_change(event, HistoryEntry.Action.ROUNDS_NOTED, {"rounds": rounds}, user=user,
@@ -355,6 +363,24 @@ def _check_bye_change(event: Event, bye_vp: Decimal) -> None:
             "rules. The bye keeps its value for this event (lowering it is possible).") % {
             "old": vp(given.first_vp), "round": given.board.round.number,
             "new": vp(bye_vp)})
+
+
+def _log_rules_change(event: Event, changes: dict, *, user, reason: str) -> None:
+    """A change once round 1 is paired of what the rounds after score or how they pair
+    (:data:`CHANGED_WITH_A_REASON`): refused without a reason, else kept in the history with
+    each value before and after."""
+    changed = {name: (getattr(event, name), changes[name]) for name in CHANGED_WITH_A_REASON
+               if name in changes and changes[name] is not None
+               and changes[name] != getattr(event, name)}
+    if not changed:
+        return
+    if not reason.strip():
+        raise ServiceError(_("Round 1 is paired: changing %(field)s needs a reason, kept in "
+                             "the event's history.") % {
+            "field": Event._meta.get_field(next(iter(changed))).verbose_name})
+    log_change(event, HistoryEntry.Action.RULES_CHANGED, {"changes": {
+        name: [str(old), str(new)] for name, (old, new) in changed.items()}},
+        user=user, reason=reason)
 
 
 def _check_rounds_change(event: Event, rounds: int, paired: int, reason: str) -> None:

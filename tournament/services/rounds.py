@@ -25,7 +25,7 @@ from tournament.services.history import log_change
 from tournament.services.results import record_result
 from tournament.services.validation import checked_value
 from tournament.texts.core_messages import pairing_warning_text
-from tournament.texts.formatting import name_key
+from tournament.texts.formatting import absence_text, name_key
 from tournament.texts.formatting import vp as vp_text
 
 
@@ -49,6 +49,7 @@ class NotPaired:
     vp: Decimal | None = None
     after: int | None = None
     joins: int | None = None
+    absence: Absence | None = None
 
     def text(self) -> str:
         """What the pairings say of the player, in the active language."""
@@ -57,6 +58,13 @@ class NotPaired:
         if self.why == "withdrawn":
             return _("withdrawn after round %(n)d") % {"n": self.after}
         return _("joins in round %(n)d") % {"n": self.joins}
+
+    def explained(self) -> str:
+        """:meth:`text` with why the player is absent (not checked in, or the reason the
+        request gave), for the record of the round."""
+        if self.absence is None:
+            return self.text()
+        return f"{absence_text(self.absence)} ({vp_text(self.vp)} VP)"
 
 
 def not_paired(round_: Round) -> list[NotPaired]:
@@ -69,7 +77,8 @@ def not_paired(round_: Round) -> list[NotPaired]:
         if player.pk in seated:
             continue
         if player.pk in absences:
-            out.append(NotPaired(player, "absent", vp=absences[player.pk].vp))
+            out.append(NotPaired(player, "absent", vp=absences[player.pk].vp,
+                                 absence=absences[player.pk]))
         elif (player.withdrawn_after_round is not None
               and player.withdrawn_after_round < round_.number):
             out.append(NotPaired(player, "withdrawn", after=player.withdrawn_after_round))
@@ -301,11 +310,12 @@ def _forfeit_absent_round_robin_games(round_: Round, *, user=None) -> None:
         absence.delete()
 
 
-def _pair(event: Event, number: int) -> pairing_bridge.Paired:
+def _pair(event: Event, number: int, *, user=None) -> pairing_bridge.Paired:
     """The pairing core's answer for round ``number`` and what paired it, its refusals as
-    service errors."""
+    service errors. A round paired by other rules than the round before it (than the event's
+    own, for round 1) is recorded in the history (:func:`_note_rules`)."""
     try:
-        return pairing_bridge.pair_round(event, number)
+        paired = pairing_bridge.pair_round(event, number)
     except core.NoLegalPairing as exc:
         raise ServiceError(
             _("Round %(n)d has no legal pairing (%(why)s). Pair it by hand.")
@@ -314,6 +324,30 @@ def _pair(event: Event, number: int) -> pairing_bridge.Paired:
     except (core.PairingError, pairing_bridge.IncompleteRound) as exc:
         raise ServiceError(_("Round %(n)d cannot be paired: %(why)s") % {"n": number, "why": exc}
                            ) from exc
+    _note_rules(event, number, paired.by, user=user)
+    return paired
+
+
+def _note_rules(event: Event, number: int, by: str, *, user=None) -> None:
+    """A change of pairing edition is never silent: the round paired by another edition than
+    the round before it (round 1: than the event is set to), or back by its own, is written
+    in the history with the reason; so is a round paired again by other rules than its first
+    pairing. Pairing a round again by the same rules adds nothing."""
+    if not by:
+        return
+    _engine, _sep, rest = by.partition(":")
+    edition, _sep, why = rest.partition(":")
+    before = (event.rounds.filter(number__lt=number).exclude(paired_by="")
+              .order_by("-number").values_list("paired_by", flat=True).first())
+    was = before.split(":")[1] if before else event.pairing_edition
+    said = (event.history.filter(action=HistoryEntry.Action.PAIRING_RULES,
+                                 details__round=number).order_by("-at", "-pk").first())
+    if said is not None and said.details.get("edition") == edition:
+        return
+    if edition != was or said is not None:
+        log_change(event, HistoryEntry.Action.PAIRING_RULES, {
+            "round": number, "edition": edition, "own": event.pairing_edition, "why": why},
+            user=user)
 
 
 @transaction.atomic
@@ -332,7 +366,7 @@ def pair_next_round(event: Event, *, user=None, over_disputes: str = "") -> Roun
     _check_ready_to_pair(event, number, over_disputes=over_disputes)
     if number == 1:
         event_format.settle(event, user=user)
-    paired = _pair(event, number)
+    paired = _pair(event, number, user=user)
     checkin.note_pairing(event, number, user=user)
     previous = event.rounds.filter(number=number - 1).first()
     disputed = open_conflicts(previous) if previous is not None else []
@@ -429,7 +463,7 @@ def repair_round(round_: Round, *, reason: str = "", confirm: bool = False, user
     if _results_entered(round_):
         raise ServiceError(_("Round %(n)d already has results; correct them instead.")
                            % {"n": round_.number})
-    paired = _pair(event, round_.number)
+    paired = _pair(event, round_.number, user=user)
     _removal(round_, round_.boards.all(), confirm=confirm, user=user, reason=reason,
              action=HistoryEntry.Action.ROUND_REPAIRED)
     round_.pairing_note = _("Paired again: %(r)s") % {"r": reason.strip()}
@@ -613,6 +647,21 @@ def _check_can_play(player, number: int) -> None:
     if player.absences.filter(round_number=number).exists():
         raise ServiceError(_("%(name)s asked to be absent in round %(n)d; remove the absence "
                              "first.") % {"name": player.name, "n": number})
+
+
+def pairing_notes(round_: Round) -> list[str]:
+    """What the round page says about a draw that breaks no rule but looks as if it did: two
+    players meeting again after a forfeit (not a meeting)."""
+    try:
+        found = pairing_bridge.forfeit_rematches(round_)
+    except (pairing_bridge.IncompleteRound, core.PairingError):
+        return []
+    names = dict(round_.event.players.values_list("seed", "name"))
+    return [_("Board %(board)d: %(first)s and %(second)s meet again. Their game in round "
+              "%(round)d was a forfeit, not played, and a forfeit is not a meeting (FIDE), so "
+              "it does not bar a rematch.") % {"board": board, "first": names[first],
+                                               "second": names[second], "round": number}
+            for board, first, second, number in found]
 
 
 def pairing_warnings(round_: Round) -> list[str]:

@@ -108,13 +108,4 @@ def bdi(value) -> str:
     return format_html("<bdi>{}</bdi>", value)
 
 
-@register.filter
-def source_text(result) -> str:
-    """Where a result version came from, for people. A version from the players is "confirmed
-    by both players" once stored; a conflict (or a dismissed one) is one player's account, and
-    says so (the **Who** column names the player)."""
-    if not result:
-        return ""
-    if result.source == "players" and result.status not in ("accepted", "superseded"):
-        return str(_("one player's confirmation"))
-    return result.get_source_display()
+register.filter("source_text", formatting.source_text)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from django.utils.translation import gettext as _
 
 from tournament.models import Event, HistoryEntry
+from tournament.texts.formatting import vp
 
 
 def order_words(order: str, lot_seed: int | None) -> str:
@@ -85,6 +86,30 @@ def _player_reinstated(d: Mapping) -> str:
             "n": draft["round"]}
     return text + " " + _("Round %(n)d was a draft paired by hand: place them on its page.") % {
         "n": draft["round"]}
+
+
+def _rules_changed(d: Mapping) -> str:
+    def value(text: str) -> str:
+        if text in ("True", "False"):
+            return _("yes") if text == "True" else _("no")
+        return vp(text)
+
+    parts = [_("%(field)s from %(old)s to %(new)s") % {
+        "field": Event._meta.get_field(name).verbose_name, "old": value(old), "new": value(new)}
+        for name, (old, new) in d["changes"].items()]
+    return _("Changed once round 1 was paired: %(changes)s.") % {"changes": "; ".join(parts)}
+
+
+def _pairing_rules(d: Mapping) -> str:
+    if not d["why"]:
+        return _("Round %(n)d paired by the event's own rules again: the FIDE (Dutch) System "
+                 "%(edition)s.") % {"n": d["round"], "edition": d["edition"]}
+    why = (_("bbpPairings is not installed on this server") if d["why"] == "missing" else
+           _("bbpPairings cannot read the event as the standings count it (a score below "
+             "what its results' codes give)"))
+    return _("Round %(n)d paired by the FIDE (Dutch) System %(edition)s, not the event's "
+             "%(own)s: %(why)s.") % {"n": d["round"], "edition": d["edition"],
+                                     "own": d["own"], "why": why}
 
 
 def _no_shows_decided(d: Mapping) -> str:
@@ -213,6 +238,8 @@ _SENTENCES: dict[str, Callable[[Mapping], str]] = {
     HistoryEntry.Action.PLAYER_WITHDRAWN: _player_withdrawn,
     HistoryEntry.Action.PLAYER_REINSTATED: _player_reinstated,
     HistoryEntry.Action.NO_SHOWS_DECIDED: _no_shows_decided,
+    HistoryEntry.Action.PAIRING_RULES: _pairing_rules,
+    HistoryEntry.Action.RULES_CHANGED: _rules_changed,
     HistoryEntry.Action.AUTOMATIC: _automatic,
     HistoryEntry.Action.PLAYER_REGISTERED: _player_registered,
 }

@@ -17,6 +17,17 @@ from tournament.standings import format_points
 from tournament.standings.display import format_signed
 
 
+def source_text(result) -> str:
+    """Where a result version came from, for people. A version from the players is "confirmed
+    by both players" once stored; a conflict (or a dismissed one) is one player's account, and
+    says so (the **Who** column names the player)."""
+    if not result:
+        return ""
+    if result.source == "players" and result.status not in ("accepted", "superseded"):
+        return str(_("one player's confirmation"))
+    return str(result.get_source_display())
+
+
 def moment(when) -> str:
     """A moment in a sentence: the reader's short date and a 24-hour time (English's "9:49
     a.m." would end the sentence twice: "closes at 9:49 a.m.."), in the server's time zone."""

@@ -22,7 +22,7 @@ def test_a_change_made_in_korean_reads_in_russian_and_english(arbiter, arbiter_c
     with translation.override("ko"):  # the arbiter who acts reads Korean
         round_ = services.pair_next_round(event, user=arbiter)
         services.update_event(event, {"rounds_planned": 8}, user=arbiter,
-                              rounds_reason="more time")
+                              reason="more time")
         board = round_.boards.get(number=2)
         services.edit_pairing(round_, first_id=board.second_id, second_id=board.first_id,
                               board_number=2, user=arbiter, reason="seats swapped")

@@ -68,6 +68,7 @@ def dashboard(request, event):
         # (close it, mark the missing absent) come once the round is over
         round_in_play=bool(next_action) and next_action[0] in ROUND_IN_PLAY,
         engine_missing=pairing_bridge.engine_missing(event),
+        other_rules=pairing_bridge.other_rules_text(current.paired_by) if current else "",
         automation=links.automations.links([event.pk]).get(event.pk),
     ))
 
@@ -99,9 +100,9 @@ def event_settings(request, event):
     if request.method == "POST" and form.is_valid():
         try:
             services.update_event(event, form.changes(), user=request.user,
-                                  rounds_reason=form.cleaned_data.get("rounds_reason", ""))
+                                  reason=form.cleaned_data.get("change_reason", ""))
         except services.ServiceError as exc:
-            form.add_error("rounds_planned" if settled else None, str(exc))
+            form.add_error(None, str(exc))
         else:
             messages.success(request, _("Settings saved."))
             warning = services.event_format(event).warning

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from games.engine.board import COLOURS
 from tournament.models import Board, Confirmation, Result
 from tournament.outcome import ResultError, derive_outcome
-from tournament.templatetags.ingenious import source_text
 from tournament.texts import formatting
+from tournament.texts.formatting import source_text
 
 
 @dataclass(frozen=True)

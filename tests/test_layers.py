@@ -6,6 +6,8 @@ both the event and its game records; the project modules (settings, URLs, ASGI/W
 everything together. An import may point down or sideways within its layer, never up. Imports
 inside functions count too: hiding one there does not change the dependency. Foreign keys
 count as well: a string reference to another app's model is a dependency that no import shows.
+And no module reaches itself through its imports (a circle: two concepts with no home of their
+own), whatever the layers.
 """
 
 from __future__ import annotations
@@ -137,3 +139,76 @@ def test_no_project_import_hides_inside_a_function():
     ]
     assert not hidden, "imports inside functions (move them up, or move the code):\n" + "\n".join(
         hidden)
+
+
+PATHS = {_module_name(path): path for package in PACKAGES
+         for path in sorted((ROOT / package).rglob("*.py")) if "migrations" not in path.parts}
+
+
+def _known(name: str) -> str | None:
+    """The product module ``name`` is, or is in (a name imported from a module: its module)."""
+    while name and name not in PATHS:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _arrows(module: str) -> set[str]:
+    """The product modules ``module`` imports, precisely: ``from clocks import groups`` points
+    at ``clocks.groups``, not at the package; relative imports resolved; imports under
+    ``TYPE_CHECKING`` and inside functions count (they are dependencies all the same)."""
+    path = PATHS[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(_known(alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in PATHS else _known(base))
+    return found - {None, module}
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of ``graph`` with more than one module (Tarjan's)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            part = []
+            while not part or part[-1] != node:
+                part.append(stack.pop())
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_reaches_itself_through_its_imports():
+    graph = {module: _arrows(module) & PATHS.keys() for module in PATHS}
+    circles = _circles(graph)
+    assert not circles, "import circles (give the shared concept a module of its own):\n" + \
+        "\n".join(" <-> ".join(circle) for circle in circles)
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _arrows("clocks.core.clock") >= {"clocks.core.reconcile", "clocks.core.hearing"}

@@ -23,7 +23,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from clocks.core import reconcile
 from clocks.core.clock_types import (
     AdjustKind,
     AlreadyStartedError,
@@ -54,6 +53,7 @@ from clocks.core.clock_types import (
     UnknownChoiceError,
 )
 from clocks.core.hearing import Silence
+from clocks.core.reconcile import Reconciling
 from clocks.core.timecontrol import DEFAULT_TIME_CONTROL, MAX_SECONDS, TimeControl, TimeControlError
 
 __all__ = [
@@ -78,7 +78,7 @@ MAX_ADJUST_MS = MAX_SECONDS * 1000
 class RecentCommands:
     """The arbiter's commands since the clock's last press, and the state before the first of
     them: a press the board's device made before a command it had not seen yet is placed
-    there and the commands are given again after it (``clocks.core.reconcile.rebase``).
+    there and the commands are given again after it (``Reconciling._rebase``).
     ``before`` shares its ``presses`` with the clock (no press came since) and its ``log`` is
     the clock's but for the entries these commands added (one per adjustment or correction)."""
 
@@ -90,7 +90,7 @@ _FRESH = SideClock()
 
 
 @dataclass(frozen=True, slots=True)
-class ClockState:
+class ClockState(Reconciling):
     """An immutable clock. Every event method takes ``now_ms`` and returns a new state.
 
     A ``now_ms`` earlier than the last change is treated as the time of the last change: server
@@ -109,7 +109,7 @@ class ClockState:
     press_number: int = 0  # completed turns: what a client sends with a press
     version: int = 0  # every change: what clients order snapshots by
     epoch: int = 0  # arbiter commands (start, pause, resume, adjust, correct, finish) so far
-    compensated_ms: int = 0  # the budget measured presses have used (``reconcile.budget_cost``)
+    compensated_ms: int = 0  # the budget measured presses have used (``Reconciling.budget_cost``)
     compensated_to_ms: int | None = None  # the latest arrival of a press dated earlier
     flag_turn: TurnRecord | None = None  # the turn the last flag ended, until the next change
     recent_commands: RecentCommands | None = None  # the arbiter's, since the last press
@@ -265,8 +265,8 @@ class ClockState:
             if ignored is not None:
                 return PressResult(self, None, ignored)
             return state._complete_turn(side, now, now, None)
-        return reconcile.measured_press(self, state, side, press_number, now, measured_ms, epoch,
-                                        budget_ms, silence, cap_ms)
+        return state._measured_press(self, side, press_number, now, measured_ms, epoch,
+                                     budget_ms, silence, cap_ms)
 
     def pause(self, now_ms: int) -> ClockState:
         """Stop the running clock, remembering whose turn resumes (and how much of it is gone)."""
@@ -347,7 +347,7 @@ class ClockState:
 
     def _recorded_correction(self, command: Command) -> ClockState:
         """A correction given again to a clock where its side already has the turn
-        (``reconcile.replay``): kept in the log and counted as the arbiter's command."""
+        (``Reconciling.replayed``): kept in the log and counted as the arbiter's command."""
         state, now = self._prepare(command.at_ms)
         state._require_open()
         return state._correction(now, command.turn, command.reason, state)
@@ -582,7 +582,7 @@ class ClockState:
     def _command(self, now: int, command: Command, before: ClockState) -> ClockState:
         """An arbiter's change (``before``: the clock it was given to): a new epoch, so that a
         press the device made on an older view is told apart, and the command kept with the
-        recent ones, so that such a press can be placed before it (``reconcile.rebase``)."""
+        recent ones, so that such a press can be placed before it (``Reconciling._rebase``)."""
         recent = before.recent_commands
         recent = (RecentCommands(before, (command,)) if recent is None
                   else RecentCommands(recent.before, (*recent.commands, command)))

@@ -165,7 +165,7 @@ class Reconciliation:
     """How a press measured by the board's device was placed: ``late_ms`` is how much earlier
     than its arrival it was dated (0 on arrival: the credit the press got), ``cost_ms`` how
     much of the game's budget that took (presses queued in one outage share its time: see
-    ``clocks.core.reconcile.budget_cost``). ``claimed_ms`` is the credit the device's
+    ``clocks.core.reconcile.Reconciling.budget_cost``). ``claimed_ms`` is the credit the device's
     measurement asked for (``late_ms`` when nothing bounded it), ``before_commands`` how many
     arbiter commands the device had not seen and the press was placed before. ``before_flag``:
     a press refused because its side's flag had fallen, which the device made before the

@@ -23,7 +23,6 @@ from clocks.core.clock import (
     Status,
 )
 from clocks.core.hearing import ALLOWANCE_MS, HEARTBEAT_MS, Silence
-from clocks.core.reconcile import replay
 from clocks.core.state_reader import read_state
 from clocks.core.timecontrol import TimeControl
 
@@ -346,7 +345,7 @@ def test_presses_queued_across_the_arbiters_commands_count_as_if_they_had_arrive
     reference = ClockState.new(tc).start(0)
     for at, is_command, command in events:
         if is_command:
-            reference = replay(reference, (command,))
+            reference = reference.replayed((command,))
         else:
             seen = reference.at(at)
             reference = seen.press(seen.running, seen.press_number, at).state

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class AutopilotConfig(AppConfig):
-    """Online events that run themselves (issue #39): players register on the event's page,
+    """Online events that run themselves: players register on the event's page,
     and the server pairs, publishes, deals, starts, forfeits no-shows and closes each round.
 
     A layer above the games and clocks apps (it drives both) beside the backups; the flag

@@ -6,7 +6,7 @@ once per database vendor from the models' metadata and run on the thread's Djang
 so they share its transaction and column adaptation (``get_db_prep_save``: JSON, datetimes)
 with the ORM. Everything else about clocks keeps using the ORM.
 
-On PostgreSQL they go further (issue #25, measured in docs/benchmarks.md):
+On PostgreSQL they go further (measured in docs/benchmarks.md):
 
 - the board device's right to press (its token, the round, the other apps' press guards:
   ``clocks.access.PressVet``) is read by the lock's own statement, one round trip instead of

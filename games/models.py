@@ -105,7 +105,7 @@ class OnlineEvent(models.Model):
 
 
 class OnlineRound(models.Model):
-    """A round the arbiter runs online: its boards are played on the server (issue #15)."""
+    """A round the arbiter runs online: its boards are played on the server."""
 
     round = models.OneToOneField("tournament.Round", on_delete=models.CASCADE,
                                  related_name="online")

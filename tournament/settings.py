@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "clocks",
     "backups",
     "autopilot",
+    "bench",  # the benchmarks' commands (bench_clocks, ...): imported by no other app
 ]
 
 MIDDLEWARE = [
@@ -117,7 +118,7 @@ CHANNEL_LAYERS = channel_layers_config(ENV)
 # The ASGI server cuts the connection only past WEBSOCKET_SERVER_LIMIT (with no word: the client
 # sees 1006), so that every message between the two is answered. Daphne's own default is 1 MiB;
 # `runserver` reads the two DAPHNE_ settings, and the server command lines of
-# docs/deployment.md and clocks.benchsupport give the same number.
+# docs/deployment.md and bench.servers give the same number.
 WEBSOCKET_MESSAGE_LIMIT = 64 * 1024
 WEBSOCKET_SERVER_LIMIT = 4 * 1024 * 1024
 DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WEBSOCKET_SERVER_LIMIT

@@ -1,4 +1,4 @@
-"""A player who never came to an online game (issue #38, item 11): the rule, without writing.
+"""A player who never came to an online game: the rule, without writing.
 
 A seat has **appeared** once its personal link opened a socket (the server notes the first
 time: ``OnlineGame.seen_a`` / ``seen_b``) or once it has a move. After the event's waiting

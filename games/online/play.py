@@ -1,4 +1,4 @@
-"""Online play: the only code that writes online games (issue #15, docs/online-protocol.md).
+"""Online play: the only code that writes online games (docs/online-protocol.md).
 
 A round marked online (``mark_online``) gets one :class:`~games.models.OnlineGame` per board:
 a fresh secret seed, its commitment, and a personal link per seat. The game itself is the pure

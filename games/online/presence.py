@@ -1,5 +1,5 @@
-"""Whether each seat of an online game is connected now, as the server hears it (issue #38,
-item 12): the arbiter's online round page shows it per seat.
+"""Whether each seat of an online game is connected now, as the server hears it: the arbiter's
+online round page shows it per seat.
 
 A seat's page speaks at least every 1.25 s while it waits (its heartbeat, docs/online-protocol.md)
 and with every move it makes, so a seat not heard from for ``LIVE_WITHIN_MS`` is offline, since

@@ -24,7 +24,7 @@ import socket
 import threading
 import time
 
-from clocks.benchsupport import free_port
+from bench.servers import free_port
 
 HOLDS, DROPS = "holds", "drops"
 

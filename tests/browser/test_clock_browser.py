@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
 
+from bench.events import create_clock_event
+from bench.servers import AsgiServer
 from clocks import services
-from clocks.benchsupport import AsgiServer, create_clock_event
 from tests.clocks.servers import wait_for_other_sessions_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -18,8 +18,8 @@ import time
 import pytest
 from websockets.sync.client import connect
 
+from bench.events import create_clock_event
 from clocks import services
-from clocks.benchsupport import create_clock_event
 from clocks.models import ClockLogEntry
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from bench.events import create_clock_event
+from bench.servers import AsgiServer
 from clocks import services
-from clocks.benchsupport import AsgiServer, create_clock_event
 from tests.browser.outage import DROPS, HOLDS, Outage
 from tests.browser.server_time import APPLICATION, ServerTime
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)

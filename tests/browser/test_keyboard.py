@@ -8,7 +8,7 @@ confirmations are answered like any dialog. No click, no focus set by script fro
 
 import pytest
 
-from clocks.benchsupport import create_clock_event
+from bench.events import create_clock_event
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from autopilot import services as autopilot
 from backups import automatic
-from clocks.benchsupport import AsgiServer
+from bench.servers import AsgiServer
 from clocks.models import Clock, ClockLogEntry
 from games.botclient import open_socket
 from games.models import OnlineGame

@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from autopilot import services as autopilot
-from clocks.benchsupport import AsgiServer
+from bench.servers import AsgiServer
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,

@@ -1,5 +1,5 @@
 """Helpers of the live-server tests (tests/clocks/test_scaleout.py, tests/browser/): what only
-a test needs after stopping the server processes of ``clocks.benchsupport``."""
+a test needs after stopping the server processes of ``bench.servers``."""
 
 import time
 

@@ -5,8 +5,8 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from bench.events import create_clock_event
 from clocks import access
-from clocks.benchsupport import create_clock_event
 from tournament.boards.tokens import TokenRefused, reissue_token, revoke_token
 from tournament.models import Round
 

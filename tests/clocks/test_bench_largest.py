@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from clocks.management.commands.bench_clocks import Command
+from bench.management.commands.bench_clocks import Command
 
 
 def search(start: int, step: int, ms_per_board: float) -> tuple[list[int], str]:

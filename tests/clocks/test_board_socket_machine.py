@@ -38,8 +38,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from bench.events import create_clock_event
 from clocks import flagtimer, holder, services
-from clocks.benchsupport import create_clock_event
 from clocks.core.hearing import ALLOWANCE_MS, BURST_MS, HEARTBEAT_MS, SILENCE_MS
 from clocks.models import Clock, ClockLogEntry
 from tests.fake_time import FakeTime

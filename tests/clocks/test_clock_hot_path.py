@@ -14,9 +14,10 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from bench import profile as benchprofile
+from bench.events import create_clock_event
 from clocks import (
     access,
-    benchprofile,
     groups,
     hall_feed,
     holder,
@@ -24,7 +25,6 @@ from clocks import (
     server_context,
     services,
 )
-from clocks.benchsupport import create_clock_event
 from clocks.consumers import HallConsumer
 from clocks.core.clock import IgnoredReason
 from clocks.models import Clock, ClockLogEntry

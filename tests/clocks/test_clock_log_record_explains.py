@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from bench.events import create_clock_event
 from clocks import services
-from clocks.benchsupport import create_clock_event
 from tests.printing.printing_helpers import pdf_pages
 
 pytestmark = pytest.mark.django_db

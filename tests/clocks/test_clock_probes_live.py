@@ -30,8 +30,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from bench.events import create_clock_event
+from bench.servers import AsgiServer
 from clocks import holder, services
-from clocks.benchsupport import AsgiServer, create_clock_event
 from clocks.models import Clock
 from games.models import OnlineGame
 from games.online import play as online

@@ -12,8 +12,8 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from bench.events import create_clock_event
 from clocks import flagtimer, groups, rows, services
-from clocks.benchsupport import create_clock_event
 from clocks.core.clock import IgnoredReason, Side, Status
 from clocks.core.hearing import Silence
 from clocks.models import Clock, ClockLogEntry

@@ -5,8 +5,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from bench.events import create_clock_event
 from clocks import services
-from clocks.benchsupport import create_clock_event
 from clocks.core.hearing import Silence
 from clocks.models import Clock
 from tests.sockets import (

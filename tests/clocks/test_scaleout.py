@@ -16,8 +16,9 @@ import pytest
 from django.conf import settings
 from django.db import connections
 
+from bench.events import create_clock_event
+from bench.servers import AsgiServer
 from clocks import services
-from clocks.benchsupport import AsgiServer, create_clock_event
 from tests.clocks.servers import wait_for_other_sessions_to_end
 from tests.sockets import board_path
 

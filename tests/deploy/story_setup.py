@@ -21,8 +21,8 @@ def main() -> None:
     from django.utils import timezone
 
     from autopilot import services as autopilot
+    from bench.events import create_clock_event
     from clocks import services as clocks
-    from clocks.benchsupport import create_clock_event
     from games.models import OnlineGame
     from games.online import play as online
     from tournament import services

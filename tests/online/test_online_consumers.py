@@ -8,8 +8,8 @@ import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
+from bench.events import create_clock_event
 from clocks import flagtimer, groups
-from clocks.benchsupport import create_clock_event
 from games.dealt import Table, parse_seed
 from games.dealt.bot import choose_move
 from games.live import tags_for

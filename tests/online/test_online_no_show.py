@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from backups import document
+from bench.events import create_clock_event
 from clocks import services as clock_services
-from clocks.benchsupport import create_clock_event
 from games.dealt.bot import choose_move
 from games.models import OnlineGame
 from games.online import play as online

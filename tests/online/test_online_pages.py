@@ -12,8 +12,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from bench.events import create_clock_event
 from clocks import services as clock_services
-from clocks.benchsupport import create_clock_event
 from games.models import LiveGame, OnlineGame
 from games.online import play as online
 from tournament.models import Result, Round

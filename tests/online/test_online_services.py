@@ -5,9 +5,9 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 
+from bench.events import create_clock_event
 from clocks import flagtimer
 from clocks import services as clock_services
-from clocks.benchsupport import create_clock_event
 from games.dealt import check_deal
 from games.dealt.bot import choose_move
 from games.models import GameRecord, OnlineGame

@@ -6,8 +6,8 @@ held; a restart is given back once."""
 import pytest
 from django.contrib.auth import get_user_model
 
+from bench.events import create_clock_event
 from clocks import flagtimer, restart, services
-from clocks.benchsupport import create_clock_event
 from clocks.models import Clock, ClockLogEntry, ServerProcess
 from games.online import play as online
 from tests.fake_time import T0

@@ -9,7 +9,8 @@ import threading
 import pytest
 from django.core.management import CommandError, call_command
 
-from clocks.benchsupport import AsgiServer, create_clock_event
+from bench.events import create_clock_event
+from bench.servers import AsgiServer
 from games.botclient import play_seat
 from games.dealt import check_deal
 from games.engine import verify

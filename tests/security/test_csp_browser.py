@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from clocks.benchsupport import create_clock_event
+from bench.events import create_clock_event
 from games.online import play as online
 from tests.accounts import make_organiser
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)

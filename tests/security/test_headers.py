@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from clocks.benchsupport import create_clock_event
+from bench.events import create_clock_event
 from games.online import play as online
 from tournament import services
 from tournament.services import logins

@@ -18,7 +18,7 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from clocks.benchsupport import create_clock_event
+from bench.events import create_clock_event
 from games.engine import format_record, random_game
 from games.online import play as online
 from games.services import submit_record

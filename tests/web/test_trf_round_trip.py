@@ -1,7 +1,7 @@
 """The TRF round trip: messy Swiss events played through the services
 (``tests.messy_swiss``: absences at 0 and ½, late entries at ½, withdrawals, forfeits, double
 forfeits, ½–0, 0–½ and 1–1 decisions, a bye worth a full point before byes became worth ½;
-``tests/bench/audit_pairing.py`` plays eleven larger ones). Before each round the TRF the
+``bench/scripts/audit_pairing.py`` plays eleven larger ones). Before each round the TRF the
 arbiter downloads is given to bbpPairings as it is, and the round the product then pairs must
 be the very draw bbpPairings made from it: the same boards in the same order, the same first
 moves, the same bye. bbpPairings is the program ``make setup`` builds from

@@ -1,4 +1,4 @@
-"""Results the players confirm (issue #24): the only code that writes ``Confirmation`` rows.
+"""Results the players confirm: the only code that writes ``Confirmation`` rows.
 
 After the game each player gives the twelve colour scores (their own and the opponent's). When
 both seats' accounts agree, the result is stored with the source "players" (both names and

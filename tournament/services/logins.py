@@ -1,4 +1,4 @@
-"""Player logins (issue #15): the arbiter's invitations, a player's acceptance, the withdrawal.
+"""Player logins: the arbiter's invitations, a player's acceptance, the withdrawal.
 
 An invitation's secret is made here and handed back once; only its digest is stored
 (``LoginInvitation``). Accepting attaches the invited player to an account: a new one, saved
@@ -8,7 +8,7 @@ more: nothing here touches ``Event.arbiters`` or any permission.
 
 A login's **My games** shows the player's card code (the link to the personal page), so
 whoever held the account knows it. Withdrawing the login therefore reissues the card in the
-same transaction (issue #35): the old code stops checking the player in and confirming
+same transaction: the old code stops checking the player in and confirming
 results, and the arbiter prints the new card.
 """
 

@@ -1,4 +1,4 @@
-"""Results the players confirm (issue #24): the confirmation panel and the two ways to post it.
+"""Results the players confirm: the confirmation panel and the two ways to post it.
 
 ``confirm_panel(player, via, action_url)`` is the panel's context: the personal page
 (``/card/<code>/``) and "My games" include ``tournament/confirm/_confirm_panel.html`` with it.

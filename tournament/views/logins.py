@@ -1,4 +1,4 @@
-"""Player logins (issue #15): the arbiter's invitations and withdrawals, and the page where a
+"""Player logins: the arbiter's invitations and withdrawals, and the page where a
 player takes an invitation up.
 
 An invitation's link is shown once, on the page that answers the arbiter's POST (its secret is

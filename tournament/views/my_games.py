@@ -1,4 +1,4 @@
-"""A logged-in player's page, "My games" (issue #15): for every event the account plays, where
+"""A logged-in player's page, "My games": for every event the account plays, where
 the player sits in the current round and the links to play.
 
 The page is the event app's: players, rounds, boards, pairings and standings are its own. Only

@@ -8,7 +8,7 @@ no other site: the code stays out of shared caches and other sites' logs. Wrong 
 against the address's limit (``tournament.site.throttle``): guessing is refused with 429 long
 before it could succeed.
 
-The referrer policy is ``same-origin`` (issue #35). It was ``no-referrer``, under which a browser
+The referrer policy is ``same-origin``. It was ``no-referrer``, under which a browser
 sends ``Origin: null`` with every form the page posts, its own pages' included, and Django's CSRF
 origin check refused the footer's language switch (``set_language``) with a bare "Forbidden
 (403)" in every language. ``same-origin`` sends the address, and the real ``Origin``, to this

@@ -17,8 +17,8 @@ import random
 import pytest
 
 from backups import document
+from bench.events import delete_event
 from clocks import services
-from clocks.benchsupport import delete_event
 from clocks.core.state_reader import MAX_VERSION
 from clocks.models import Clock
 from games import simulation

@@ -3,7 +3,7 @@
 A 5,000-player import entered the players one by one inside one transaction; on SQLite that
 held the database's only write lock for 12–24 s and a clock press in another event waited
 about 10 s. The import now checks every row first, outside any transaction, and inserts them
-together in one short one. Time is not asserted here (``tests/bench/bench_csv_import.py``
+together in one short one. Time is not asserted here (``bench/scripts/bench_csv_import.py``
 measures it); the mechanism is: no transaction is open while rows are checked, the
 statements do not grow with the rows, a refusal writes nothing and issues no insert, and what
 changes between the check and the write is caught. A JSON backup is read and its games

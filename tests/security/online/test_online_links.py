@@ -11,7 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from clocks.benchsupport import create_clock_event
+from bench.events import create_clock_event
 from games.dealt.bot import choose_move
 from games.models import OnlineGame
 from games.online import play as online

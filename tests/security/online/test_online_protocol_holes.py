@@ -18,7 +18,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connections
 
-from clocks.benchsupport import AsgiServer, create_clock_event
+from bench.events import create_clock_event
+from bench.servers import AsgiServer
 from games.dealt.bot import choose_move
 from games.engine import parse_record
 from games.models import GameRecord, OnlineGame

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from backups import automatic, document
+from bench.events import create_clock_event, delete_event
 from clocks import services as clock_services
-from clocks.benchsupport import create_clock_event, delete_event
 from clocks.models import Clock, ClockLogEntry
 from games.dealt import Table, parse_seed
 from games.dealt.bot import choose_move

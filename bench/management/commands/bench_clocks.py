@@ -17,7 +17,7 @@ CPU. The last lines are ``p50_ms: X``, ``p99_ms: X`` and ``lost: N`` for scripts
 between the last hall held and the first one not held, one run per size.
 
 Only 127.0.0.1 is ever contacted. The event and the server processes come from
-``clocks/benchsupport.py``, which the live-server tests reuse.
+``bench/events.py`` and ``bench/servers.py``, which the live-server tests reuse.
 """
 
 from __future__ import annotations
@@ -37,18 +37,11 @@ from urllib.parse import urlparse
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from clocks import benchprofile, rows, services
-from clocks.benchsupport import (
-    SERVERS,
-    bench_servers,
-    bench_urls,
-    cpu_text,
-    create_clock_event,
-    delete_event,
-    latency_text,
-    percentile,
-    reference_ms,
-)
+from bench import profile as benchprofile
+from bench.events import create_clock_event, delete_event
+from bench.figures import cpu_text, latency_text, percentile, reference_ms
+from bench.servers import SERVERS, bench_servers, bench_urls
+from clocks import rows, services
 from tournament.site import worker_gc
 
 
@@ -309,7 +302,7 @@ class Load:
 class Phase:
     """The servers' CPU over one phase of the run (the presses, from the first to the last
     delivery; ``--reconnect``'s storm), and its profile when asked for
-    (``clocks/benchprofile.py``)."""
+    (``bench/profile.py``)."""
 
     def __init__(self, servers: list, profile: Path | None) -> None:
         self.servers, self.profile = servers, profile
@@ -337,7 +330,7 @@ class Phase:
                 raise CommandError(f"py-spy failed: {err.decode(errors='replace')[-500:]}")
 
 
-#: the issue's target for a hall (#25): what ``--largest`` holds a size to
+#: the target for a hall (docs/benchmarks.md): what ``--largest`` holds a size to
 LARGEST_P99_MS = 100.0
 
 
@@ -368,7 +361,7 @@ class Command(BaseCommand):
         parser.add_argument("--profile", type=Path, metavar="FOLDER",
                             help="sample each started worker with py-spy over the presses; "
                                  "prints the CPU per press by category and keeps the stacks "
-                                 "in FOLDER (clocks/benchprofile.py)")
+                                 "in FOLDER (bench/profile.py)")
         parser.add_argument("--reconnect", type=float, default=0, metavar="SECONDS",
                             help="after the presses, every player socket drops and its page "
                                  "opens a new one (a hall's Wi-Fi back); prints the handshake "
@@ -546,7 +539,7 @@ class Command(BaseCommand):
             w(f"stacks: {', '.join(str(f) for f in phase.files)}")
         # the load runs on the same cores: a saturated client would inflate the latencies
         w(f"benchmark client CPU: {client_cpu / wall * 100:.0f}% of one core")
-        w(f"machine reference (benchsupport.reference_ms, lower is faster): "
+        w(f"machine reference (bench.figures.reference_ms, lower is faster): "
           f"{reference[0]:.0f} ms before, {reference[1]:.0f} ms after")
         if load.errors:
             w(f"errors: {len(load.errors)} (first: {load.errors[0]})")

@@ -1,6 +1,6 @@
-"""Benchmark: a 5,000-player CSV import beside another event's writes (issue #21).
+"""Benchmark: a 5,000-player CSV import beside another event's writes.
 
-Run: ``.venv/bin/python tests/bench/bench_csv_import.py [--players N] [--backup-players P
+Run: ``.venv/bin/python bench/scripts/bench_csv_import.py [--players N] [--backup-players P
 --backup-rounds R]``. On the embedded
 setup's database (a SQLite file, in a throwaway ``DATA_DIR``; or ``DATABASE_URL``'s database,
 which must be empty and migratable) it imports N players into one event through

@@ -1,6 +1,6 @@
-"""Benchmark: the instructions one clock press costs this process (issue #25).
+"""Benchmark: the instructions one clock press costs this process.
 
-Run: ``DATABASE_URL=postgres://… .venv/bin/python tests/bench/bench_press_instructions.py
+Run: ``DATABASE_URL=postgres://… .venv/bin/python bench/scripts/bench_press_instructions.py
 [--presses N]`` (Debian's valgrind). A press from the board's device as the board page sends it
 (what the device measured, on the link the server heard), as a press thread runs it: the token,
 the guards and the device keeping the clock (``access.PressVet``), the lock, the core's
@@ -40,8 +40,8 @@ def child(presses: int, signals: Path) -> None:
     import django
 
     django.setup()
+    from bench.events import create_clock_event, delete_event
     from clocks import access, holder, services
-    from clocks.benchsupport import create_clock_event, delete_event
     from clocks.models import Clock
 
     services.publish = lambda *args, **kwargs: None  # this process runs no server to send to

@@ -35,16 +35,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import connections
 
-from clocks.benchsupport import (
-    SERVERS,
-    bench_servers,
-    bench_urls,
-    cpu_text,
-    create_clock_event,
-    delete_event,
-    latency_text,
-    percentile,
-)
+from bench.events import create_clock_event, delete_event
+from bench.figures import cpu_text, latency_text, percentile
+from bench.servers import SERVERS, bench_servers, bench_urls
 from games.botclient import open_socket
 from games.dealt.bot import choose_move
 from games.online import play as online

@@ -1,6 +1,6 @@
 """Benchmark: standings and crosstable of a 300-player, 9-round Swiss-like event.
 
-Run: ``.venv/bin/python tests/bench/bench_standings.py``. Prints the median of several runs in
+Run: ``.venv/bin/python bench/scripts/bench_standings.py``. Prints the median of several runs in
 milliseconds for the default tiebreaks, for every registered tiebreak, and for the crosstable.
 The event is random but seeded, so the figure is comparable between runs and machines.
 """

@@ -1,13 +1,13 @@
-"""What ``bench_clocks`` sets up, and the live-server tests reuse: a benchmark event with clocks,
-and daphne (or flag timer) subprocesses on this process's database and channel layer.
+"""The one way the benchmarks (and the live-server tests) start servers: daphne or uvicorn,
+and the flag timer, as subprocesses on this process's database and channel layer, and the
+checks a socket benchmark makes before it loads them.
 
-It lives in the product, not in tests/, because the benchmark command needs it and a
+It lives in the benchmarks' app, not in tests/, because the benchmark commands need it and a
 management command must not import from the test suite; the tests import it from here.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -21,43 +21,10 @@ from urllib.parse import urlparse
 
 from django.conf import settings
 from django.core.management.base import CommandError
-from django.db import transaction
 
-from tournament import services as event_services
-from tournament.models import Round
 from tournament.site.daphne_command import APPLICATION, daphne_arguments
 
 BASE_DIR = Path(__file__).resolve().parents[1]
-
-
-@transaction.atomic
-def create_clock_event(boards: int, *, arbiter=None, slug: str | None = None,
-                       time_control: str = "600", name: str = "Clock test") -> Round:
-    """An event with ``boards`` games in one published round, made through the event services."""
-    event = event_services.create_event(name=name, slug=slug, arbiter=arbiter,
-                                        time_control=time_control, rounds_planned=1)
-    players = [event_services.add_player(event, name=f"Player {n:04d}")
-               for n in range(1, 2 * boards + 1)]
-    round_ = event_services.start_manual_round(event, reason="clock benchmark")
-    for number in range(1, boards + 1):
-        first, second = players[2 * number - 2], players[2 * number - 1]
-        event_services.edit_pairing(round_, first_id=first.pk, second_id=second.pk,
-                                    board_number=number, reason="clock benchmark")
-    return event_services.publish_round(round_)
-
-
-def delete_event(round_: Round) -> None:
-    """Remove a benchmark's event (boards protect their players: rounds go first)."""
-    with transaction.atomic():
-        Round.objects.filter(event_id=round_.event_id).delete()
-        round_.event.delete()
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 # --- server processes ---------------------------------------------------------------------
@@ -187,45 +154,3 @@ def bench_servers(urls: list[str], workers: int, server: str = "daphne",
     finally:
         for server in [*servers, *([timer] if timer else [])]:
             server.stop()
-
-
-def latency_text(values: list[float]) -> str:
-    """``p50 …, p95 …, p99 …, max …`` of latencies in ms, as the benchmarks print them."""
-    return (f"p50 {percentile(values, 50):.1f}, p95 {percentile(values, 95):.1f}, "
-            f"p99 {percentile(values, 99):.1f}, max {max(values, default=float('nan')):.1f}")
-
-
-def cpu_text(cpu: list[float], wall: float) -> str:
-    """Each worker's CPU as a share of one core over ``wall`` seconds."""
-    return ("server CPU: " + ", ".join(f"worker {i + 1} {c / wall * 100:.0f}%"
-                                       for i, c in enumerate(cpu))
-            + f" of one core over {wall:.0f} s")
-
-
-REFERENCE_SNAPSHOT = {
-    "version": 1, "server_time_ms": 1000, "status": "running_a", "running": "A", "turn": "A",
-    "paused": False, "press_number": 0, "epoch": 1, "turn_elapsed_ms": 1000,
-    "compensated_ms": 0, "remaining_ms": {"A": 599000, "B": 600000}, "delay_left_ms": 0,
-    "deadline_ms": 600000, "flags": {"A": None, "B": None}, "finished": None,
-    "time_control": "600",
-}
-
-
-def reference_ms() -> float:
-    """The CPU time of one fixed piece of pure Python (additions and a clock snapshot encoded
-    to JSON, the interpreter's everyday work), fastest of three tries: how fast this machine
-    ran when the benchmark did. Machines of one kind, and one machine from one minute to the
-    next, differ by up to three times (docs/benchmarks.md), and every CPU figure with them, so
-    the benchmarks print it beside their figures. Its snapshot is written out as the clock
-    wrote it in December 2026: a reference that followed the clock's code would move when the
-    snapshot grew, and figures of two versions would no longer compare."""
-    snapshot = REFERENCE_SNAPSHOT
-    tries = []
-    for _try in range(3):
-        began, total = time.process_time(), 0
-        for n in range(200_000):
-            total += n
-        for _n in range(5_000):
-            json.dumps(snapshot)
-        tries.append((time.process_time() - began) * 1000)
-    return min(tries)

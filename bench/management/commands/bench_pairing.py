@@ -3,7 +3,7 @@
 Each field plays ``--before`` simulated rounds with random results (seeded), then the next
 round is paired ``--repeat`` times and the fastest wall time is printed (as ``timeit`` does:
 the pairing is deterministic, so slower runs only measure other load on the machine).
-Targets: under 0.2 s at 40 players, under 1 s at 100, under 2 s at 300 (issue #37). The 2025
+Targets: under 0.2 s at 40 players, under 1 s at 100, under 2 s at 300. The 2025
 edition runs bbpPairings (a process per round, as the server does); the 2017 edition py4swiss.
 """
 

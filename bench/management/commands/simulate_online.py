@@ -19,7 +19,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from clocks.benchsupport import AsgiServer, create_clock_event
+from bench.events import create_clock_event
+from bench.servers import AsgiServer
 from games.botclient import BotError, SeatGame, play_seat
 from games.dealt import DealMismatch, check_deal
 from games.models import GameRecord

@@ -37,8 +37,9 @@ from django.db import connection
 
 from autopilot import services as autopilot
 from autopilot.models import Autopilot
-from clocks.benchsupport import AsgiServer, bench_urls, delete_event
-from games.management.commands import bench_online
+from bench.events import delete_event
+from bench.management.commands import bench_online
+from bench.servers import AsgiServer, bench_urls
 from games.models import OnlineGame
 from games.online import play as online
 from tournament import services

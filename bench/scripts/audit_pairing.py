@@ -1,7 +1,7 @@
 """Audit: eleven messy Swiss events played through the services, each round's TRF download
-given to bbpPairings as it is, its draw compared with the round the product paired (#37).
+given to bbpPairings as it is, its draw compared with the round the product paired.
 
-Run: ``.venv/bin/python tests/bench/audit_pairing.py``. The events (11-150 players, 7-9
+Run: ``.venv/bin/python bench/scripts/audit_pairing.py``. The events (11-150 players, 7-9
 rounds) are those of ``tests.messy_swiss``: absences at 0 and ½, a late entry at ½, withdrawals,
 forfeits, double forfeits, ½–0, 0–½ and 1–1 decisions, and in every other event a bye worth 1
 before byes became worth ½. They are played in a throwaway SQLite database in a temporary

@@ -1,6 +1,6 @@
 """Benchmark: standings and crosstable PDFs of a 300-player, 9-round event.
 
-Run: ``.venv/bin/python tests/bench/bench_printing.py``. Builds the event as plain data (the
+Run: ``.venv/bin/python bench/scripts/bench_printing.py``. Builds the event as plain data (the
 seeded random event of ``bench_standings.py``; no database), computes standings and crosstable
 with the core, and prints the median seconds over several runs of turning them into a PDF
 (``build``) and of the whole path from results to PDF (``total``). The target is under 2 s

@@ -1,6 +1,6 @@
-"""Comparison: our Swiss pairing against bbpPairings' own, round by round (issue #37).
+"""Comparison: our Swiss pairing against bbpPairings' own, round by round.
 
-Run: ``.venv/bin/python tests/bench/compare_pairing.py [--tournaments 300] [--seed 1]``.
+Run: ``.venv/bin/python bench/scripts/compare_pairing.py [--tournaments 300] [--seed 1]``.
 
 bbpPairings' random tournament generator (``--dutch -g CONFIG -o FILE -s SEED``: 9-150 players,
 5-11 rounds, forfeits, byes, absences, withdrawals) plays whole tournaments, pairing every round

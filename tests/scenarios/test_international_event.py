@@ -42,7 +42,8 @@ def test_an_international_swiss_reads_in_each_readers_language(story):
     arbiter.edits_pairing(r1, 1, one.first, two.first, reason="team-mates apart")
     round_page = arbiter.url("arbiter_round", r1)
     russian = arbiter.client.get(round_page, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-    assert russian.count("не стоит ни в паре, ни на бае") == 2
+    # in the pairing warnings, and beside the engine's board of each in the pairing check
+    assert russian.count("не стоит ни в паре, ни на бае") == 4
     assert "is neither paired" not in russian
     arbiter.edits_pairing(r1, 2, one.second, two.second, reason="team-mates apart")
     english = arbiter.get(round_page).content.decode()

@@ -9,6 +9,7 @@ and the next round was paired on the wrong score groups. After every step the st
 and the Dutch engine's own score; here the arbiter also reads them where she would.
 """
 
+import html
 import random
 from decimal import Decimal
 
@@ -52,7 +53,9 @@ def test_late_entry_decision_and_bye_points_are_one_number_everywhere(story):
     bye = next(b.first for b in arbiter.boards(r1) if b.is_bye)
 
     # The bye is worth ½ from now on; round 1's bye keeps the full point it was given.
-    arbiter.changes_settings(bye_vp="0.5")
+    arbiter.changes_settings(bye_vp="0.5", change_reason="the organisers' rule from round 2")
+    assert ("VP for a bye from 1 to ½" in html.unescape(
+        arbiter.page(arbiter.url("arbiter_settings")).html))  # the history keeps the change
     arbiter.enters_players(LATE)
 
     standings = {row["Name"]: Decimal(row["VP"]) for row in checks.standings_csv(story, 1)}

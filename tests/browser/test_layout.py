@@ -186,6 +186,7 @@ def public_paths(event: Event) -> dict[str, str]:
 def arbiter_paths(event: Event) -> dict[str, str]:
     a = f"/e/{event.slug}/arbiter"
     board = Board.objects.get(round__event=event, round__number=4, number=1)
+    clocked = Board.objects.get(round__event=event, round__number=5, number=1)
     player = event.players.order_by("pk").first()
     return {
         "dashboard": f"{a}/", "settings": f"{a}/settings/", "players": f"{a}/players/",
@@ -193,7 +194,7 @@ def arbiter_paths(event: Event) -> dict[str, str]:
         "round": f"{a}/rounds/5/", "played round": f"{a}/rounds/4/",
         "result entry": f"{a}/rounds/5/results/", "board result": f"{a}/boards/{board.pk}/",
         "print menu": f"{a}/print/", "export": f"{a}/export/", "game records": f"{a}/records/",
-        "clock hall": f"/e/{event.slug}/clocks/5/",
+        "clock hall": f"/e/{event.slug}/clocks/5/", "clock log": f"{a}/boards/{clocked.pk}/clock/",
         "clock spectator (arbiter)": f"/e/{event.slug}/clocks/5/1/",
         "new event": "/events/new/", "event import": "/events/import/",
     }

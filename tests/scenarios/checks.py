@@ -26,7 +26,7 @@ from django.urls import reverse
 from tests.scenarios.story import EventStory, Visitor
 from tournament.models import Absence, Board, Event, Player, Result, Round
 
-PDFS_WITH_ROUND = ("pairings", "scoresheets", "slips", "record")
+PDFS_WITH_ROUND = ("pairings", "scoresheets", "slips")
 PDFS_AFTER_ROUND = ("standings", "crosstable")
 
 
@@ -184,6 +184,8 @@ def every_page_answers(story: EventStory) -> None:
     if changed("pdf-standings", prints.upto.get(after, after)):
         for document in PDFS_AFTER_ROUND:
             opened.get(public, url("print_document", document), kind="pdf")
+        if after:  # the record of the round just completed (or corrected): once per change
+            opened.get(arbiter, url("print_document", "record"), kind="pdf", round=after)
     if prints.numbers:
         latest = prints.numbers[-1]
         if changed("pdf-round", prints.boards[latest]):

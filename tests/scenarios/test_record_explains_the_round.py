@@ -69,6 +69,9 @@ def pairs_as_bbpairings_does(story) -> int:
     return number
 
 
+# each decision's server side runs on PostgreSQL too: tests/web/test_record_explains_decisions.py,
+# tests/clocks/test_clock_log_record_explains.py, tests/web/test_trf_round_trip.py
+@pytest.mark.long_story
 def test_record_explains_every_decision_of_a_round_where_it_was_taken(story, tmp_path):
     rng = random.Random(47)
     arbiter = story.arbiter

@@ -250,7 +250,7 @@ def _pair(pilot: Autopilot, step: core.Step, now: int) -> bool:
     pair_ahead.stop(event)
     round_.starts_at = moment(now)
     round_.save(update_fields=["starts_at"])
-    check = pairing_check.check_round(round_)
+    check = pairing_check.check_round(round_, downloaded=False)
     details = {"round": round_.number, "boards": round_.boards.filter(
         second__isnull=False).count()}
     if check is not None and check.unavailable:

@@ -137,7 +137,7 @@ def vp_text(tenths: int) -> str:
     return _("(%(vp)s VP)") % {"vp": vp_number(tenths)}
 
 
-def check_round(round_: Round) -> PairingCheck | None:
+def check_round(round_: Round, *, downloaded: bool = True) -> PairingCheck | None:
     """The check of a Swiss round's draft, before it is published (None for a round robin,
     whose Berger table is exact, and for a published round: its draw was checked before it
     went out, and checking it again would cost a page of every round an engine run).
@@ -145,6 +145,11 @@ def check_round(round_: Round) -> PairingCheck | None:
     The engine is given the round's TRF exactly as the arbiter downloads it (header lines
     and all): a run of its own, not the answer kept from the pairing, and of the engine its
     ``192`` line names (the edition the round is paired by: :func:`pairing_bridge.edition_for`).
+    ``downloaded=False`` gives it the file the round was paired from instead, which the
+    engine answers from memory: an event that runs itself checks its own draw so, between the
+    last game of a round and the next round's clocks, where a second run would keep every
+    player waiting (most of a minute at a thousand players); its round page, when opened,
+    runs the full check.
     """
     event = round_.event
     if (event.pairing_system == Event.PairingSystem.ROUND_ROBIN
@@ -152,11 +157,17 @@ def check_round(round_: Round) -> PairingCheck | None:
         return None
     try:
         built = pairing_bridge.build_event(event, round_.number - 1, round_.number)
-        trf = pairing_bridge.export_trf(event)
-        edition = core.import_trf(trf).settings.edition
+        if downloaded:
+            trf = pairing_bridge.export_trf(event)
+            edition = core.import_trf(trf).settings.edition
+        else:
+            edition = (round_.paired_by.split(":")[1] if round_.paired_by
+                       else pairing_bridge.edition_for(built)[0])
     except (pairing_bridge.IncompleteRound, core.PairingError) as exc:
         return PairingCheck(unavailable=str(exc))
     built = replace(built, settings=replace(built.settings, edition=edition))
+    if not downloaded:
+        trf = core.export_trf(built)
     ours = pairing_bridge.round_pairing(round_)
     numbers = list(round_.boards.exclude(second=None).order_by("number")
                    .values_list("number", flat=True))

@@ -108,7 +108,7 @@ def test_swiss_round_one_pairs_every_player_once(event):
     round_ = services.pair_next_round(event)
     seen = [p for b in round_.boards.all() for p in (b.first_id, b.second_id)]
     assert sorted(seen) == sorted(event.players.values_list("pk", flat=True))
-    assert services.pairing_warnings(round_) == []
+    assert services.pairing_review(round_)[0] == []
 
 
 def test_repairing_is_allowed_only_without_results(event):
@@ -133,7 +133,7 @@ def test_a_hand_edit_is_recorded_and_the_validator_warns(event):
     board = services.edit_pairing(round2, first_id=old.first_id, second_id=old.second_id,
                                   board_number=1, reason="arbiter's choice")
     assert board.manual_reason == "arbiter's choice"
-    warnings = services.pairing_warnings(round2)
+    warnings = services.pairing_review(round2)[0]
     assert any("must not meet again" in w for w in warnings)
     assert any("is neither paired nor given the bye" in w for w in warnings)
 
@@ -184,7 +184,7 @@ def test_a_withdrawal_is_undone_until_a_round_is_played_without_the_player(
     done = services.reinstate_player(ada)
     assert done.draft == round2 and done.repaired
     assert round2.boards.filter(first=ada).exists() or round2.boards.filter(second=ada).exists()
-    assert services.pairing_warnings(round2) == []
+    assert services.pairing_review(round2)[0] == []
 
     # Withdrawn, then round 2 played without her: no undo any more.
     services.withdraw_player(ada, reason="left for good")

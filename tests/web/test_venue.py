@@ -43,6 +43,7 @@ def _setting(env: dict[str, str], name: str) -> str:
     return proc.stdout.strip()
 
 
+@pytest.mark.long_story  # the embedded setup drops DATABASE_URL and REDIS_URL: same either pass
 def test_the_embedded_setup_serves_plain_http_and_production_stays_https_only(tmp_path):
     venue = _venue_env(tmp_path)
     assert _setting(venue, "DEBUG") == "False"

@@ -275,17 +275,16 @@ def round_pairing(round_: Round) -> core.RoundPairing:
     return core.RoundPairing(round_.number, tuple(boards), bye)
 
 
-def warnings_for(round_: Round) -> list[core.PairingWarning]:
-    event = round_.event
-    return core.validate_pairing(build_event(event, round_.number - 1, round_.number),
-                                 round_pairing(round_))
-
-
-def forfeit_rematches(round_: Round) -> list[tuple[int, int, int, int]]:
-    """The round's boards whose players met before only in a forfeit (pairing numbers and the
-    earlier round: :func:`core.forfeit_rematches`)."""
-    return core.forfeit_rematches(build_event(round_.event, round_.number - 1, round_.number),
-                                  round_pairing(round_))
+def review(round_: Round) -> tuple[list[core.PairingWarning], list[tuple[int, int, int, int]]]:
+    """What the round page says about a stored draw, from one reading of the event: the rules
+    it breaks (:func:`core.validate_pairing`) and its boards whose players met before only in
+    a forfeit (:func:`core.forfeit_rematches`, asked only when the event has a forfeit)."""
+    built = build_event(round_.event, round_.number - 1, round_.number)
+    pairing = round_pairing(round_)
+    forfeits = (core.forfeit_rematches(built, pairing) if Result.objects.filter(
+        board__round__event=round_.event_id, board__round__number__lt=round_.number,
+        kind=Result.Kind.FORFEIT).exists() else [])
+    return core.validate_pairing(built, pairing), forfeits
 
 
 def export_trf(event: Event) -> str:

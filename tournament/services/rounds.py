@@ -649,23 +649,18 @@ def _check_can_play(player, number: int) -> None:
                              "first.") % {"name": player.name, "n": number})
 
 
-def pairing_notes(round_: Round) -> list[str]:
-    """What the round page says about a draw that breaks no rule but looks as if it did: two
-    players meeting again after a forfeit (not a meeting)."""
+def pairing_review(round_: Round) -> tuple[list[str], list[str]]:
+    """What the round page says about the stored draw: the pairing warnings (the rules it
+    breaks), and notes on what breaks no rule but looks as if it did (two players meeting
+    again after a forfeit, which is not a meeting). One reading of the event for both."""
     try:
-        found = pairing_bridge.forfeit_rematches(round_)
-    except (pairing_bridge.IncompleteRound, core.PairingError):
-        return []
-    names = dict(round_.event.players.values_list("seed", "name"))
-    return [_("Board %(board)d: %(first)s and %(second)s meet again. Their game in round "
-              "%(round)d was a forfeit, not played, and a forfeit is not a meeting (FIDE), so "
-              "it does not bar a rematch.") % {"board": board, "first": names[first],
-                                               "second": names[second], "round": number}
-            for board, first, second, number in found]
-
-
-def pairing_warnings(round_: Round) -> list[str]:
-    try:
-        return [pairing_warning_text(w) for w in pairing_bridge.warnings_for(round_)]
+        warnings, forfeits = pairing_bridge.review(round_)
     except (pairing_bridge.IncompleteRound, core.PairingError) as exc:
-        return [str(exc)]
+        return [str(exc)], []
+    names = dict(round_.event.players.values_list("seed", "name"))
+    notes = [_("Board %(board)d: %(first)s and %(second)s meet again. Their game in round "
+               "%(round)d was a forfeit, not played, and a forfeit is not a meeting (FIDE), so "
+               "it does not bar a rematch.") % {"board": board, "first": names[first],
+                                                "second": names[second], "round": number}
+             for board, first, second, number in forfeits]
+    return [pairing_warning_text(w) for w in warnings], notes

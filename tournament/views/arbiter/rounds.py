@@ -58,13 +58,13 @@ def _round_page(request, event, round_, *, confirm=None, status=200):
                before.get(board.second_id) if board.second_id else None,
                states.get(board.pk))
               for board, result in services.boards_with_results(round_)]
+    warnings, notes = services.pairing_review(round_)
     players_confirm = confirmations.players_confirm_results(event) or any(
         state.confirmations for state in states.values())
     return render(request, "tournament/arbiter/round.html", context(
         event, round=round_, boards=boards, not_paired=services.not_paired(round_),
         players_confirm=players_confirm, summary=confirmations.round_summary(states),
-        warnings=services.pairing_warnings(round_), notes=services.pairing_notes(round_),
-        players=event.players.all(),
+        warnings=warnings, notes=notes, players=event.players.all(),
         confirm=confirm, paired_by=pairing_bridge.paired_by_text(round_.paired_by),
         check=pairing_check.check_round(round_),
     ), status=status)

@@ -322,6 +322,10 @@ def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F8
     round_ = create_clock_event(2, arbiter=arbiter, slug="wifi-flags", time_control="12")
     services.start_round(round_, who=arbiter.username, user=arbiter)
     in_time, too_late = round_.boards.order_by("number")
+    # board 1's B, who plays on alone after A's flag, has a minute more: B's own flag must not
+    # fall before the arbiter reaches the hall, however slow the machine (it did at 12 s)
+    services.adjust(in_time, "B", "add", 60_000, reason="B plays on alone after A's flag",
+                    who=arbiter.username, user=arbiter)
     pressing, pressing_page = open_board(browser, venue.outage, in_time)
     idle, idle_page = open_board(browser, venue.outage, too_late)
     pressing_page.wait_for_selector(".side-A.running")

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.utils.translation import gettext as _
 
 from backups import automation, online_clocks, reader
@@ -59,8 +59,10 @@ from games.models import (
 from tournament.boards import player_codes
 from tournament.inputs.json_input import JSONRefused, Limits, read_json
 from tournament.models import (
+    Absence,
     Board,
     CheckIn,
+    Confirmation,
     Event,
     HistoryEntry,
     PlayerCard,
@@ -120,7 +122,12 @@ def _dec(value):
 
 
 def export_event(event: Event) -> dict:
-    players = list(event.players.order_by("seed").select_related("login__user"))
+    # Each board's and player's rows are prefetched in the file's order: a backup costs a
+    # fixed number of queries whatever the event's size (one is written every few results).
+    players = list(event.players.order_by("seed").select_related("login__user").prefetch_related(
+        Prefetch("absences", Absence.objects.order_by("round_number")),
+        Prefetch("cards", PlayerCard.objects.order_by("issued_at", "pk")),
+        Prefetch("checkins", CheckIn.objects.order_by("round_number").select_related("user"))))
     seed = {p.pk: p.seed for p in players}
     rounds = []
     sources = dict(ResultRecord.objects.filter(result__board__round__event=event)
@@ -130,10 +137,14 @@ def export_event(event: Event) -> dict:
     online_games = {g.board_id: g for g in OnlineGame.objects.filter(board__round__event=event)}
     clocks = {c.board_id: c for c in Clock.objects.filter(board__round__event=event)
               .prefetch_related("log_entries")}
-    for round_ in event.rounds.order_by("number").prefetch_related("boards__results"):
+    boards_in_order = Prefetch("boards", Board.objects.order_by("number", "pk").prefetch_related(
+        Prefetch("game_records", GameRecord.objects.order_by("pk")),
+        Prefetch("results", Result.objects.order_by("version")),
+        Prefetch("confirmations", Confirmation.objects.order_by("seat"))))
+    for round_ in event.rounds.order_by("number").prefetch_related(boards_in_order):
         boards = []
-        for board in round_.boards.order_by("number", "pk"):
-            records = {r.pk: i for i, r in enumerate(board.game_records.order_by("pk"))}
+        for board in round_.boards.all():
+            records = {r.pk: i for i, r in enumerate(board.game_records.all())}
             boards.append({
                 "number": board.number, "first": seed[board.first_id],
                 "second": seed.get(board.second_id), "token": board.token,
@@ -142,7 +153,7 @@ def export_event(event: Event) -> dict:
                 "records": [
                     {"text": g.text, "digest": g.digest, "summary": g.summary,
                      "submitted_via": g.submitted_via, "submitted_at": iso(g.submitted_at)}
-                    for g in board.game_records.order_by("pk")
+                    for g in board.game_records.all()
                 ],
                 "results": [
                     {"version": r.version, "kind": r.kind, "status": r.status,
@@ -153,7 +164,7 @@ def export_event(event: Event) -> dict:
                      "entered_at": iso(r.entered_at), "decided_by": r.decided_by_label,
                      "decided_at": iso(r.decided_at), "decision_reason": r.decision_reason,
                      "record": records.get(sources.get(r.pk))}
-                    for r in board.results.order_by("version")
+                    for r in board.results.all()
                 ],
                 "online": _online_game(online_games.get(board.pk), records),
                 "clock": (None if board.pk in online_games
@@ -161,7 +172,7 @@ def export_event(event: Event) -> dict:
                 "confirmations": [
                     {"seat": c.seat, "first_scores": c.first_scores,
                      "second_scores": c.second_scores, "at": iso(c.at), "via": c.via}
-                    for c in board.confirmations.order_by("seat")
+                    for c in board.confirmations.all()
                 ],
             })
         rounds.append({
@@ -191,16 +202,16 @@ def export_event(event: Event) -> dict:
              "withdrawal_reason": p.withdrawal_reason, "login": automation.login_of(p),
              "absences": [
                  {"round": a.round_number, "vp": _dec(a.vp), "reason": a.reason}
-                 for a in p.absences.order_by("round_number")
+                 for a in p.absences.all()
              ],
              "cards": [
                  {"key": c.key, "issued_at": iso(c.issued_at), "revoked_at": iso(c.revoked_at)}
-                 for c in p.cards.order_by("issued_at", "pk")
+                 for c in p.cards.all()
              ],
              "checkins": [
                  {"round": c.round_number, "at": iso(c.at), "via": c.via,
                   "user": c.user.username if c.user else None}
-                 for c in p.checkins.order_by("round_number").select_related("user")
+                 for c in p.checkins.all()
              ]}
             for p in players
         ],

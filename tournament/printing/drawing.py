@@ -7,6 +7,7 @@ for each of a round's hundred sheets.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
@@ -21,17 +22,20 @@ QUIET_ZONE = 4
 """Light modules around the code, as the QR standard asks, so phones find its edges."""
 
 
-def qr_modules(url: str) -> list[list[bool]]:
+@functools.lru_cache(maxsize=2048)
+def qr_modules(url: str) -> tuple[tuple[bool, ...], ...]:
     """The dark/light modules of ``url``'s QR code (error correction M, no quiet zone).
 
     Encoded with the ``qrcode`` package (a runtime dependency already): it picks the mask
     about twice as fast as reportlab's ``QrCodeWidget`` encoder, which a round of 150
-    scoresheets feels.
+    scoresheets feels. Kept per address (immutable, so shared safely): a board's token, and
+    so its code, outlives the reprints of its scoresheet, slip and card, and encoding takes
+    most of the ~15 ms a code costs to draw.
     """
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0)
     code.add_data(url)
     code.make(fit=True)
-    return code.modules
+    return tuple(tuple(bool(cell) for cell in row) for row in code.modules)
 
 
 def draw_qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:

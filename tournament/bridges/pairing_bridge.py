@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from tournament import pairing as core
 from tournament.bridges import standings_bridge
+from tournament.bridges.reading import one_reading, remembered
 from tournament.bridges.standings_bridge import complete_rounds, event_results
 from tournament.models import Absence, Board, Event, Result, Round
 from tournament.pairing.engines import bbpairings_reads
@@ -106,8 +107,19 @@ def build_event(event: Event, upto_round: int, next_round: int | None = None, *,
     pairing number, as round 1 will settle them) describe the event as it will be once those
     boards have their results, those players are withdrawn and the numbers settled: the
     input a pairing asked ahead of time is built from (``autopilot.pair_ahead``).
+
+    Inside ``reading.one_reading`` the event as it stands is built once for each pair of
+    rounds (a draft's page asks three times: warnings, check, TRF).
     """
-    assumed = assumed or {}
+    if assumed is None and not withdrawn and numbers is None:
+        return remembered(("pairing", event.pk, upto_round, next_round),
+                          lambda: _build(event, upto_round, next_round, {}, (), None))
+    return _build(event, upto_round, next_round, assumed or {}, withdrawn, numbers)
+
+
+def _build(event: Event, upto_round: int, next_round: int | None,
+           assumed: Mapping[int, Game], withdrawn: Collection[int],
+           numbers: Mapping[int, int] | None) -> core.Event:
     _check_complete(event, upto_round, assumed)
     players = list(event.players.order_by("seed"))
     seed = dict(numbers) if numbers is not None else {p.pk: p.seed for p in players}
@@ -289,7 +301,13 @@ def review(round_: Round) -> tuple[list[core.PairingWarning], list[tuple[int, in
 
 def export_trf(event: Event) -> str:
     """The event as TRF-16: every round whose results are all in, ranked as the standings
-    after them rank the players (a shared place gives each its first rank)."""
+    after them rank the players (a shared place gives each its first rank). The ranks and the
+    rounds come from one reading of the results (``reading.one_reading``)."""
+    with one_reading():
+        return _trf(event)
+
+
+def _trf(event: Event) -> str:
     done = complete_rounds(event)
     nxt = done + 1 if done < event.rounds_planned else None
     seeds = dict(event.players.values_list("pk", "seed"))

@@ -16,6 +16,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from games.engine.board import COLOURS
+from tournament.bridges.reading import remembered
 from tournament.models import Absence, Board, Event, Result, Round
 from tournament.permissions import published_rounds
 from tournament.standings import (
@@ -120,7 +121,18 @@ def event_results(event: Event, upto_round: int | None = None) -> EventResults:
     """The event's accepted results of rounds 1..``upto_round`` (all published rounds by
     default; never beyond ``last_round``)."""
     last = last_round(event)
-    upto_round = last if upto_round is None else min(upto_round, last)
+    return _results(event, last if upto_round is None else min(upto_round, last))
+
+
+def _results(event: Event, upto_round: int) -> EventResults:
+    """``event_results`` for a round already bounded by ``last_round`` (``standings`` and
+    ``crosstable`` bound it once, then may ask for several rounds): three queries, once
+    inside ``reading.one_reading`` (the standings and the pairing's view of the event are
+    built from the same rows)."""
+    return remembered(("results", event.pk, upto_round), lambda: _read(event, upto_round))
+
+
+def _read(event: Event, upto_round: int) -> EventResults:
     results = Result.objects.filter(board__round__event=event, status=Result.Status.ACCEPTED,
                                     board__round__number__lte=upto_round)
     absences = Absence.objects.filter(player__event=event, round_number__lte=upto_round)
@@ -129,23 +141,21 @@ def event_results(event: Event, upto_round: int | None = None) -> EventResults:
         item = _game(*row)
         (byes if isinstance(item, Bye) else games).append(item)
     byes.extend(Bye(a.round_number, a.player_id, ResultKind.ABSENT, a.vp) for a in absences)
-    byes.extend(_missed_by_late_entries(event, upto_round, {(b.round, b.player) for b in byes}))
-    players = [
-        Player(pk, name, club or None, rating)
-        for pk, name, club, rating in event.players.values_list("pk", "name", "club", "rating")
-    ]
+    rows = list(event.players.values_list("pk", "name", "club", "rating", "joined_round"))
+    byes.extend(_missed_by_late_entries(event, rows, upto_round,
+                                        {(b.round, b.player) for b in byes}))
+    players = [Player(pk, name, club or None, rating) for pk, name, club, rating, _ in rows]
     return EventResults(players=players, games=games, byes=byes)
 
 
-def _missed_by_late_entries(event: Event, upto_round: int | None,
+def _missed_by_late_entries(event: Event, players: list[tuple], upto_round: int,
                             taken: set[tuple[int, object]]) -> list[Bye]:
     """The rounds before a late entry joined, as absences at the event's VP for them (0 VP
-    too: the crosstable then reads "abs 0" as its legend says, not an empty cell)."""
-    last = event.rounds.count() if upto_round is None else upto_round
-    return [Bye(rnd, pk, ResultKind.ABSENT, event.late_entry_vp)
-            for pk, joined in event.players.filter(joined_round__gt=1)
-            .values_list("pk", "joined_round")
-            for rnd in range(1, min(joined, last + 1)) if (rnd, pk) not in taken]
+    too: the crosstable then reads "abs 0" as its legend says, not an empty cell).
+    ``players``: the event's rows, pk first and the round they joined last."""
+    return [Bye(rnd, row[0], ResultKind.ABSENT, event.late_entry_vp)
+            for row in players if row[-1] > 1
+            for rnd in range(1, min(row[-1], upto_round + 1)) if (rnd, row[0]) not in taken]
 
 
 def complete_rounds(event: Event) -> int:
@@ -187,13 +197,14 @@ def _after(event: Event, after_round: int | None) -> int:
 
 
 def standings(event: Event, after_round: int | None = None) -> Standings:
-    """Standings after ``after_round`` (default: the last round with every result in)."""
+    """Standings after ``after_round`` (default: the last round with every result in); asked
+    twice for one round inside ``reading.one_reading``, computed once."""
     after_round = _after(event, after_round)
-    return _last_consistent(
-        lambda r: compute_standings(event_results(event, r), event.tiebreaks, after_round=r,
+    return remembered(("standings", event.pk, after_round), lambda: _last_consistent(
+        lambda r: compute_standings(_results(event, r), event.tiebreaks, after_round=r,
                                     unplayed=event.unplayed_colours),
         after_round,
-    )
+    ))
 
 
 def decisions(table: Standings) -> dict[object, tuple[str, str]]:
@@ -241,12 +252,24 @@ def vp_as_paired(round_: Round) -> dict[int, tuple[Fraction, Fraction]]:
     return both
 
 
+def vp_when_paired(round_: Round) -> dict[int, Fraction]:
+    """The first half of ``vp_as_paired`` alone, for the pairing pages and prints: read from
+    the round's snapshot, so the standings are computed only for a player it lacks (an entry
+    after the pairing, a round paired before the snapshot was kept)."""
+    seeds = dict(round_.event.players.values_list("pk", "seed"))
+    kept = round_.paired_on or {}
+    lacking = any(str(seed) not in kept for seed in seeds.values())
+    now = vp_before(round_.event, round_.number) if lacking else {}
+    return {pk: Fraction(kept[str(seed)]) if str(seed) in kept else Fraction(now.get(pk, 0))
+            for pk, seed in seeds.items()}
+
+
 def crosstable(event: Event, after_round: int | None = None):
     """Standings and crosstable rows after ``after_round``."""
     after_round = _after(event, after_round)
 
     def both(rounds: int):
-        results = event_results(event, rounds)
+        results = _results(event, rounds)
         table = compute_standings(results, event.tiebreaks, after_round=rounds,
                                   unplayed=event.unplayed_colours)
         return table, build_crosstable(results, table)

@@ -353,10 +353,10 @@ def after_round(event: Event, number: int | str | None) -> int:
 
 
 def pairings_doc(event: Event, round_: Round, info: EventInfo | None = None) -> PairingsDoc:
-    before = standings_bridge.vp_as_paired(round_)
+    before = standings_bridge.vp_when_paired(round_)
 
     def seat(player) -> Seat:
-        paired = before.get(player.pk, (Fraction(0), Fraction(0)))[0]
+        paired = before.get(player.pk, Fraction(0))
         return Seat(player.name, player.club, format_points(paired), player.seed, player.rating)
 
     boards = round_.boards.select_related("first", "second").order_by("number", "pk")

@@ -59,9 +59,10 @@ def _ctx(request, event, **extra):
     return {"event": event, "is_arbiter": request.is_arbiter, **extra}
 
 
-def _visible_rounds(request, event):
-    """Drafted pairings are the arbiter's until published (``permissions.visible_rounds``)."""
-    return permissions.visible_rounds(event, request.user)
+def _visible_rounds(request, event) -> list[Round]:
+    """Drafted pairings are the arbiter's until published (``permissions.visible_rounds``);
+    read once a page, which chooses its round from them and lists them as links."""
+    return list(permissions.visible_rounds(event, request.user))
 
 
 def _chosen_round(request, rounds) -> Round | None:
@@ -97,7 +98,7 @@ def _export(request, table, name):
 
 def event_home(request, slug):
     event = _event(request, slug)
-    rounds = list(_visible_rounds(request, event))
+    rounds = _visible_rounds(request, event)
     # Control characters cannot be in a name (and PostgreSQL refuses NUL even in a search).
     query = "".join(c for c in request.GET.get("q", "") if c.isprintable()).strip()[:100]
     found = []
@@ -145,7 +146,7 @@ def _my_seat(request, event) -> dict | None:
 def _board_rows(event, round_, *, arbiter: bool) -> list[dict]:
     """The pairings by board; for the event's arbiters with each seat's personal link where
     another app keeps one (``links.personal_links``: an online game's), to hand out."""
-    before = {pk: paired for pk, (paired, _now) in standings_bridge.vp_as_paired(round_).items()}
+    before = standings_bridge.vp_when_paired(round_)
     boards = services.boards_with_results(round_)
     pages = links.board_pages.links(board.pk for board, _result in boards)
     seats = links.personal_links.links(
@@ -165,7 +166,7 @@ def _board_rows(event, round_, *, arbiter: bool) -> list[dict]:
     return rows
 
 
-def _name_rows(event, round_) -> list[dict]:
+def _name_rows(event, round_, not_paired) -> list[dict]:
     rows = []
     for board, _result in services.boards_with_results(round_):
         if board.is_bye:
@@ -176,7 +177,7 @@ def _name_rows(event, round_) -> list[dict]:
                      "opponent": board.second.name, "plays": pgettext("plays first", "first")})
         rows.append({"name": board.second.name, "board": board.number,
                      "opponent": board.first.name, "plays": pgettext("plays second", "second")})
-    for item in services.not_paired(round_):  # a player looking for their name finds it
+    for item in not_paired:  # a player looking for their name finds it
         rows.append({"name": item.player.name, "board": "–", "opponent": item.text(),
                      "plays": ""})
     for row in rows:  # the table sorts by it (PairingsByNameTable, order_by="name")
@@ -187,9 +188,11 @@ def _name_rows(event, round_) -> list[dict]:
 def _pairings_page(request, slug, *, by_name: bool):
     """Pairings of a round by board (the Dutch or Berger order) or alphabetically by name."""
     event = _event(request, slug)
-    round_ = _chosen_round(request, _visible_rounds(request, event))
+    rounds = _visible_rounds(request, event)
+    round_ = _chosen_round(request, rounds)
+    out = services.not_paired(round_) if round_ else []
     if by_name:
-        table = PairingsByNameTable(_name_rows(event, round_) if round_ else [],
+        table = PairingsByNameTable(_name_rows(event, round_, out) if round_ else [],
                                     order_by="name")
     else:
         table = PairingsTable(_board_rows(event, round_, arbiter=request.is_arbiter)
@@ -199,8 +202,7 @@ def _pairings_page(request, slug, *, by_name: bool):
     response = _export(request, table, name) or render(
         request, "tournament/pairings.html", _ctx(
             request, event, round=round_, table=table,
-            rounds=_visible_rounds(request, event), by_name=by_name,
-            not_paired=services.not_paired(round_) if round_ else [],
+            rounds=rounds, by_name=by_name, not_paired=out,
             pdf=_pdf_url(event, "pairings", round_.number if round_ else None),
         ))
     if request.is_arbiter:  # the arbiters' copy has every seat's personal link
@@ -227,7 +229,8 @@ def _kind_text(result) -> str:
 
 def results(request, slug):
     event = _event(request, slug)
-    round_ = _chosen_round(request, _visible_rounds(request, event))
+    rounds = _visible_rounds(request, event)
+    round_ = _chosen_round(request, rounds)
     rows = []
     if round_ is not None:
         boards = services.boards_with_results(round_)
@@ -253,7 +256,7 @@ def results(request, slug):
     RequestConfig(request, paginate=False).configure(table)
     return _export(request, table, f"{event.slug}-results") or render(
         request, "tournament/results.html", _ctx(
-            request, event, round=round_, table=table, rounds=_visible_rounds(request, event),
+            request, event, round=round_, table=table, rounds=rounds,
         ))
 
 
@@ -265,12 +268,13 @@ def _result_text(board: Board, result: Result | None) -> str:
     return f"{vp(result.first_vp)}–{vp(result.second_vp)}"
 
 
-def _standings_round(request, event) -> int:
-    done = standings_bridge.complete_rounds(event)
+def _standings_round(request, event, last: int) -> int:
+    """The round asked for (``?round=``) if it is published (``last`` rounds are), else the
+    last complete one."""
     wanted = _round_number(request)
-    if wanted and wanted <= standings_bridge.last_round(event):
+    if wanted and wanted <= last:
         return wanted
-    return done
+    return standings_bridge.complete_rounds(event)
 
 
 def _standings_allowed(request, event) -> None:
@@ -281,7 +285,8 @@ def _standings_allowed(request, event) -> None:
 def standings(request, slug):
     event = _event(request, slug)
     _standings_allowed(request, event)
-    after = _standings_round(request, event)
+    last = standings_bridge.last_round(event)
+    after = _standings_round(request, event, last)
     table_core = standings_bridge.standings(event, after)
     decided = standings_bridge.decisions(table_core)
     left = standings_bridge.withdrawn(event, table_core.rounds)
@@ -309,22 +314,22 @@ def standings(request, slug):
             request, event, table=table, after=table_core.rounds, wanted=after,
             tiebreaks=tiebreak_texts.texts(table_core.tiebreaks),
             readings=standings_bridge.reading_notes(event),
-            pdf=_pdf_url(event, "standings", after),
-            rounds=range(1, standings_bridge.last_round(event) + 1),
+            pdf=_pdf_url(event, "standings", after), rounds=range(1, last + 1),
         ))
 
 
 def crosstable(request, slug):
     event = _event(request, slug)
     _standings_allowed(request, event)
-    after = _standings_round(request, event)
+    last = standings_bridge.last_round(event)
+    after = _standings_round(request, event, last)
     table_core, rows = standings_bridge.crosstable(event, after)
     left = standings_bridge.withdrawn(event, table_core.rounds)
     return render(request, "tournament/crosstable.html", _ctx(
         request, event, rows=[(row, left.get(row.player_id)) for row in rows],
         after=table_core.rounds, wanted=after,
         round_numbers=range(1, table_core.rounds + 1),
-        rounds=range(1, standings_bridge.last_round(event) + 1), standings=table_core,
+        rounds=range(1, last + 1), standings=table_core,
     ))
 
 
@@ -332,7 +337,7 @@ def player_detail(request, slug, player_id):
     """A player's rounds: games, byes and requested absences, with the running VP total."""
     event = _event(request, slug)
     player = get_object_or_404(Player, pk=player_id, event=event)
-    visible = _visible_rounds(request, event)
+    visible = permissions.visible_rounds(event, request.user)  # a query of the ones below
     boards = (
         Board.objects.filter(Q(first=player) | Q(second=player), round__in=visible)
         .select_related("round", "first", "second")

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import services
 from tournament.bridges import pairing_bridge, pairing_check, standings_bridge
+from tournament.bridges.reading import one_reading
 from tournament.inputs.request_input import column_range, date_time, whole_number
 from tournament.models import Board, Event, Round
 from tournament.permissions import arbiter_required
@@ -52,6 +53,13 @@ def round_pair(request, event):
 
 
 def _round_page(request, event, round_, *, confirm=None, status=200):
+    """The round as its arbiter checks it; a draft's warnings, check and VP read the event
+    once (``reading.one_reading``)."""
+    with one_reading():
+        return _round_page_read(request, event, round_, confirm=confirm, status=status)
+
+
+def _round_page_read(request, event, round_, *, confirm, status):
     before = standings_bridge.vp_as_paired(round_)
     states = confirmations.board_states(round_)
     boards = [(board, result, before.get(board.first_id),

@@ -80,7 +80,9 @@ class Fingerprints:
     ``upto[k]``: everything up to round k (the pages of round k depend on the earlier rounds);
     ``shown[k]``: the same as the public sees it (published and closed look alike);
     ``whole``: everything; ``visible``: what the public sees (drafted rounds left out);
-    ``boards[k]``: round k's boards and status, without results (what pairings print).
+    ``boards[k]``: round k's boards and status, without results (what pairings print);
+    ``player[pk]``: what a player's public page shows (the event, the players, the absences,
+    and that player's boards of published rounds with their results).
     """
 
     def __init__(self, event: Event) -> None:
@@ -97,9 +99,10 @@ class Fingerprints:
             boards[row[0]].append(row)
         results: dict[int, list] = defaultdict(list)
         for row in Result.objects.filter(board__round__event=event).order_by("pk").values_list(
-                "board__round__number", "pk", "status"):
+                "board__round__number", "pk", "status", "board_id"):
             results[row[0]].append(row)
         self.upto, self.shown, self.boards = {}, {}, {}
+        seats: dict[int, list] = defaultdict(list)
         running = visible = public = common
         for number in sorted(rounds):
             rows = repr((boards[number], results[number]))
@@ -110,9 +113,15 @@ class Fingerprints:
             self.boards[number] = sha1(common + repr((rounds[number], boards[number])))
             if not drafted:
                 visible = sha1(visible + rows)
+                for board in boards[number]:
+                    own = [r for r in results[number] if r[3] == board[1]]
+                    for seat in board[3:5]:
+                        seats[seat].append((board, own))
         self.whole = sha1(running)
         self.visible = sha1(visible)
         self.numbers = sorted(rounds)
+        self.player = {pk: sha1(common + repr(seats[pk]))
+                       for pk in event.players.values_list("pk", flat=True)}
 
 
 def every_page_answers(story: EventStory) -> None:
@@ -170,7 +179,8 @@ def every_page_answers(story: EventStory) -> None:
             opened.table(public, url(name))
         opened.get(public, url("event_crosstable"))
         opened.get(public, url("event_projector"))
-        for pk in event.players.values_list("pk", flat=True):
+    for pk, shown in prints.player.items():  # a player's page: when what it shows changed
+        if changed(("player", pk), shown):
             opened.get(public, url("player_detail", pk))
 
     if changed("arbiter", prints.whole):

@@ -64,3 +64,31 @@ def test_a_pairing_score_that_is_not_the_standings_vp_is_reported(played, monkey
                         core.RoundRecord(code, opponent, first))
     with pytest.raises(AssertionError, match="differ"):
         checks.pairing_points_match(played)
+
+
+def test_a_players_page_is_opened_again_when_that_players_result_changes(played, monkeypatch):
+    """Player pages are opened again only when what they show changed: a correction of one
+    board reopens its two players' pages and no other player's."""
+    from django.urls import reverse
+
+    from tournament import services
+    from tournament.models import Board
+
+    checks.every_page_answers(played)
+    board = Board.objects.filter(round__event__slug=played.slug, second__isnull=False).first()
+    opened = []
+    original = checks.Opened.get
+
+    def watched(self, visitor, url, **kwargs):
+        opened.append(url)
+        return original(self, visitor, url, **kwargs)
+
+    monkeypatch.setattr(checks.Opened, "get", watched)
+    services.record_result(board, "forfeit", loser_seat="first", correction=True,
+                           reason="the slip was wrong")
+    played.steps.append("corrects a result")
+    checks.every_page_answers(played)
+    pages = {reverse("player_detail", args=[played.slug, pk]): pk
+             for pk in played.model().players.values_list("pk", flat=True)}
+    assert sorted(pages[url] for url in opened if url in pages) == sorted(
+        [board.first_id, board.second_id])

@@ -5,12 +5,17 @@ they are skipped with a reason that says how to get them; with ``REQUIRE_BROWSER
 a missing browser is an error instead of a skip.
 """
 
+import json
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
+WEIGHTS = Path(__file__).with_name("weights.json")
+"""Each long test's measured seconds, by id (``make test PYTEST_ARGS=--record-weights`` on
+a quiet machine measures them again)."""
 
 
 def browser_missing_reason() -> str | None:
@@ -23,22 +28,35 @@ def browser_missing_reason() -> str | None:
     return None
 
 
+def pytest_addoption(parser):
+    parser.addoption("--record-weights", action="store_true",
+                     help=f"write each test's measured time (over a second) to {WEIGHTS.name}, "
+                          "the order the next runs start them in")
+
+
 def pytest_configure(config):
     """CI's refusal to run without a browser, said once before anything starts (here rather
     than at collection, which pytest-xdist does in its workers, where an error is a crash)."""
     reason = browser_missing_reason()
     if reason is not None and os.environ.get("REQUIRE_BROWSER") == "1":
         raise pytest.UsageError(f"browser tests are required (REQUIRE_BROWSER=1) but {reason}")
+    if config.getoption("--record-weights") and not os.environ.get("PYTEST_XDIST_WORKER"):
+        config.pluginmanager.register(_WeightRecorder(), "weight-recorder")
 
 
 def pytest_collection_modifyitems(config, items):
     """Browser tests are skipped without a browser; the longest tests run first.
 
     The stories (whole events through the pages, tens of seconds each) and the browser tests
-    are a fifth of the tests and most of the time: started first, they are spread over the
-    workers while the many short tests fill the gaps at the end, instead of one worker
-    finishing a long story alone (``make test`` on two cores: ``--dist worksteal``)."""
-    items.sort(key=_weight)
+    are a tenth of the tests and most of the time: started first, longest first by their
+    measured time (``tests/weights.json``), they are spread over the workers while the many
+    short tests fill the gaps at the end, instead of one worker finishing a long story alone
+    (``make test`` on two cores: ``--dist worksteal``). A test not measured yet weighs what its
+    kind usually takes."""
+    weights = json.loads(WEIGHTS.read_text()) if WEIGHTS.exists() else {}
+    items[:] = _dealt(sorted(items, key=lambda item: -weights.get(item.nodeid,
+                                                                  _usual_weight(item))),
+                      int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
     reason = browser_missing_reason()
     if reason is None:
         return
@@ -48,12 +66,51 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-def _weight(item) -> int:
-    """0 for a story, 1 for a browser test, 2 for the rest (a stable sort keeps their order)."""
-    path = str(item.path)
-    if f"{os.sep}scenarios{os.sep}" in path:
-        return 0
-    return 1 if "browser" in item.keywords else 2
+def _dealt(items: list, workers: int) -> list:
+    """``items`` (heaviest first) dealt like cards to ``workers`` hands, one after the other.
+
+    pytest-xdist's work stealing gives each worker an equal count of the collection, in
+    order, and an idle worker then takes the last half of a busy one's share: so each share
+    must hold its part of the long tests at its start, not the first worker all of them. A
+    snake deal (1, 2, 2, 1, 1, 2...) keeps the shares' weights even and their sizes within
+    one, the smaller first, as the scheduler cuts them."""
+    if workers <= 1:
+        return items
+    hands: list[list] = [[] for _ in range(workers)]
+    for index, item in enumerate(items):
+        turn, seat = divmod(index, workers)
+        hands[seat if turn % 2 == 0 else workers - 1 - seat].append(item)
+    return [item for hand in sorted(hands, key=len) for item in hand]
+
+
+def _usual_weight(item) -> float:
+    """Seconds a test not in ``weights.json`` is taken to last: a story 20, a browser test 10,
+    the rest none (a stable sort keeps their order)."""
+    if f"{os.sep}scenarios{os.sep}" in str(item.path):
+        return 20.0
+    return 10.0 if "browser" in item.keywords else 0.0
+
+
+class _WeightRecorder:
+    """``--record-weights``: each test's time, set-up and tear-down included, as the
+    controlling process hears the workers report it, written to ``weights.json`` at the end."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report) -> None:
+        self.times[report.nodeid] = self.times.get(report.nodeid, 0.0) + report.duration
+
+    def pytest_sessionfinish(self) -> None:
+        """Merged into the file: a run of a few tests updates those only."""
+        weights = json.loads(WEIGHTS.read_text()) if WEIGHTS.exists() else {}
+        for nodeid, seconds in self.times.items():
+            if seconds >= 1.0:
+                weights[nodeid] = round(seconds, 1)
+            else:
+                weights.pop(nodeid, None)
+        WEIGHTS.write_text(json.dumps(dict(sorted(weights.items())), indent=0,
+                                      ensure_ascii=False) + "\n")
 
 
 class _OneWindow:

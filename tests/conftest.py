@@ -5,6 +5,7 @@ they are skipped with a reason that says how to get them; with ``REQUIRE_BROWSER
 a missing browser is an error instead of a skip.
 """
 
+import gc
 import json
 import os
 import shutil
@@ -64,6 +65,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_collection_finish(session):
+    """The suite's processes keep their collector out of the way, as the product's workers do
+    (``tournament.site.worker_gc``): what collection loaded (Django, the apps, every test
+    module) is frozen and never traced again, and a young collection waits for 10,000 new
+    objects, not 700. The pages a story opens make objects by the hundred thousand, and
+    Python's defaults spent about a tenth of a story's CPU tracing them (gc.callbacks)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
 
 
 def _dealt(items: list, workers: int) -> list:

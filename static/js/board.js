@@ -177,15 +177,19 @@
   function mayPress() { return canPress && (isArbiter || device.holds !== false); }
   var watching = gettext("This device only shows the clock: presses count on the device that keeps it.");
 
+  function setData(el, key, value) {
+    if (el.dataset[key] !== value) el.dataset[key] = value;
+  }
+
   function render() {
     var now = devNow();
     advance(model, now);
-    root.dataset.status = model.status;
-    root.dataset.queued = String(queue.length);
-    root.dataset.holds = device.holds === null ? "" : String(device.holds);
+    setData(root, "status", model.status);
+    setData(root, "queued", String(queue.length));
+    setData(root, "holds", device.holds === null ? "" : String(device.holds));
     ["A", "B"].forEach(function (side) {
       var ms = left(model, side, now), el = sides[side];
-      el.querySelector(".time").textContent = C.format(ms);
+      C.setText(el.querySelector(".time"), C.format(ms));
       el.classList.toggle("running", model.running === side);
       el.classList.toggle("low", ms < 60000);
       el.classList.toggle("flagged", model.flags[side]);
@@ -204,7 +208,7 @@
       var words = deviceEl.querySelector("[data-device-text]");
       if (words.textContent !== text) words.textContent = text;
       deviceEl.hidden = !text;
-      deviceEl.dataset.holds = String(device.holds);
+      setData(deviceEl, "holds", String(device.holds));
       deviceEl.querySelector("[data-take-over]").hidden = device.holds !== false;
     }
   }

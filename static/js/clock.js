@@ -32,6 +32,11 @@
     var elapsed = Math.max(0, (now === undefined ? serverNow() : now) - snap.server_time_ms);
     return Math.max(0, base - Math.max(0, elapsed - (snap.delay_left_ms || 0)));
   }
+  /* A text changed only when it differs: a clock page redraws ten times a second, and the
+   * time it shows changes once a second (a phone's battery pays for every needless layout). */
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
   function format(ms) {
     if (ms < 10000) {
       var tenths = Math.floor(ms / 100);
@@ -201,6 +206,7 @@
   window.IngeniousClock = {
     noteServerTime: noteServerTime, serverNow: serverNow, bestOffset: bestOffset,
     localTime: localTime, remaining: remaining, runningSide: runningSide, format: format,
+    setText: setText,
     strings: strings, socket: socket, commandFor: commandFor, showMessage: showMessage,
     connectionLabel: connectionLabel, notifyBrowser: notifyBrowser,
   };

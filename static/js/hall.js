@@ -139,10 +139,10 @@
       var snap = snaps[id], row = rows[id];
       if (!row) return;
       var running = C.runningSide(snap);
-      row.dataset.status = snap.status;
+      if (row.dataset.status !== snap.status) row.dataset.status = snap.status;
       ["A", "B"].forEach(function (side) {
         var cell = row.querySelector('[data-time="' + side + '"]'), left = C.remaining(snap, side, now);
-        cell.textContent = C.format(left);
+        C.setText(cell, C.format(left));
         cell.classList.toggle("running", running === side);
         cell.classList.toggle("low", left < 60000);
         cell.classList.toggle("flagged", snap.flags[side] !== null || (running === side && left === 0));
@@ -155,8 +155,8 @@
       usable(row, snap);
     });
     var age = Math.round((Date.now() - lastUpdate) / 1000);
-    document.getElementById("hall-updated").textContent = interpolate(
-      ngettext("updated %(s)s second ago", "updated %(s)s seconds ago", age), { s: age }, true);
+    C.setText(document.getElementById("hall-updated"), interpolate(
+      ngettext("updated %(s)s second ago", "updated %(s)s seconds ago", age), { s: age }, true));
   }
 
   /* A board's controls offer only what its clock can take: nothing once it is finished, Start

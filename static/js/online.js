@@ -597,7 +597,7 @@
     ["A", "B"].forEach(function (s) {
       var left = C.remaining(clock, s, now);
       var box = root.querySelector('[data-player="' + s + '"]');
-      box.querySelector(".time").textContent = C.format(left);
+      C.setText(box.querySelector(".time"), C.format(left));
       box.classList.toggle("running", running === s);
       box.classList.toggle("low", left < 60000);
       box.classList.toggle("flagged", clock.flags[s] !== null);

@@ -142,20 +142,20 @@ def _read(event: Event, upto_round: int) -> EventResults:
         (byes if isinstance(item, Bye) else games).append(item)
     byes.extend(Bye(a.round_number, a.player_id, ResultKind.ABSENT, a.vp) for a in absences)
     rows = list(event.players.values_list("pk", "name", "club", "rating", "joined_round"))
-    byes.extend(_missed_by_late_entries(event, rows, upto_round,
+    byes.extend(_missed_by_late_entries(event, [(row[0], row[4]) for row in rows], upto_round,
                                         {(b.round, b.player) for b in byes}))
     players = [Player(pk, name, club or None, rating) for pk, name, club, rating, _ in rows]
     return EventResults(players=players, games=games, byes=byes)
 
 
-def _missed_by_late_entries(event: Event, players: list[tuple], upto_round: int,
+def _missed_by_late_entries(event: Event, joined: list[tuple[int, int]], upto_round: int,
                             taken: set[tuple[int, object]]) -> list[Bye]:
     """The rounds before a late entry joined, as absences at the event's VP for them (0 VP
     too: the crosstable then reads "abs 0" as its legend says, not an empty cell).
-    ``players``: the event's rows, pk first and the round they joined last."""
-    return [Bye(rnd, row[0], ResultKind.ABSENT, event.late_entry_vp)
-            for row in players if row[-1] > 1
-            for rnd in range(1, min(row[-1], upto_round + 1)) if (rnd, row[0]) not in taken]
+    ``joined``: each player's id and the round they joined."""
+    return [Bye(rnd, pk, ResultKind.ABSENT, event.late_entry_vp)
+            for pk, first in joined
+            for rnd in range(1, min(first, upto_round + 1)) if (rnd, pk) not in taken]
 
 
 def complete_rounds(event: Event) -> int:
@@ -238,29 +238,27 @@ def vp_before(event: Event, round_number: int) -> dict[int, object]:
 def vp_as_paired(round_: Round) -> dict[int, tuple[Fraction, Fraction]]:
     """Each player's VP before the round as it was paired and as the standings count them
     now, by player id: the two differ when a result of an earlier round was corrected after
-    the pairing. The pairing pages and prints show the first (the pairing was made from it);
-    the arbiter's round page marks where the second differs. A round paired before the
-    snapshot was kept shows the standings' value as both."""
+    the pairing. The pairing pages and prints show the first (the pairing was made from it,
+    ``vp_when_paired``); the arbiter's round page marks where the second differs."""
     now = vp_before(round_.event, round_.number)
-    seeds = dict(round_.event.players.values_list("pk", "seed"))
-    kept = round_.paired_on or {}
-    both = {}
-    for pk, seed in seeds.items():
-        current = Fraction(now.get(pk, 0))
-        stored = kept.get(str(seed))
-        both[pk] = (Fraction(stored) if stored is not None else current, current)
-    return both
+    return {pk: (paired, Fraction(now.get(pk, 0)))
+            for pk, paired in _when_paired(round_, lambda: now).items()}
 
 
 def vp_when_paired(round_: Round) -> dict[int, Fraction]:
-    """The first half of ``vp_as_paired`` alone, for the pairing pages and prints: read from
-    the round's snapshot, so the standings are computed only for a player it lacks (an entry
-    after the pairing, a round paired before the snapshot was kept)."""
+    """Each player's VP before the round as it was paired, for the pairing pages and prints:
+    read from the round's snapshot, so the standings are computed only for a player it lacks
+    (an entry after the pairing; a round paired before the snapshot was kept shows the
+    standings' value)."""
+    return _when_paired(round_, lambda: vp_before(round_.event, round_.number))
+
+
+def _when_paired(round_: Round, now: Callable[[], dict[int, object]]) -> dict[int, Fraction]:
+    """The snapshot's VP by player id, ``now()`` (the standings' VP) for a player it lacks."""
     seeds = dict(round_.event.players.values_list("pk", "seed"))
     kept = round_.paired_on or {}
-    lacking = any(str(seed) not in kept for seed in seeds.values())
-    now = vp_before(round_.event, round_.number) if lacking else {}
-    return {pk: Fraction(kept[str(seed)]) if str(seed) in kept else Fraction(now.get(pk, 0))
+    current = now() if any(str(seed) not in kept for seed in seeds.values()) else {}
+    return {pk: Fraction(kept[str(seed)]) if str(seed) in kept else Fraction(current.get(pk, 0))
             for pk, seed in seeds.items()}
 
 

@@ -48,6 +48,8 @@ def test_the_guide_page_renders_with_its_screenshots(client):
     assert '<h1 id="arbiters-guide">Arbiter\'s guide</h1>' in html
     assert "<title>Arbiter&#x27;s guide · " in html
     assert '<img alt="The new event form" src="images/guide-new-event.png"' in html
+    # its tables scroll in their frame on a phone, like every table of the site
+    assert html.count("<table>") == html.count('<div class="table-wrap"><table>') > 0
     # The relative image link resolves under /guide/ to the view that serves docs/images.
     image = client.get(reverse("arbiter_guide") + "images/guide-new-event.png")
     assert image.status_code == 200

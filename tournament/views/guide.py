@@ -32,6 +32,9 @@ def _rendered(mtime_ns: int) -> tuple[str, str]:
     """(title, HTML) of the guide; keyed by the file's mtime, so an edit shows at once."""
     converter = markdown.Markdown(extensions=["tables", "fenced_code", "toc"])
     html = converter.convert(GUIDE.read_text(encoding="utf-8"))
+    # a table scrolls inside its frame on a phone, as every table of the site does, never the page
+    html = html.replace("<table>", '<div class="table-wrap"><table>')
+    html = html.replace("</table>", "</table></div>")
     tokens = converter.toc_tokens
     return (tokens[0]["name"] if tokens else ""), html
 

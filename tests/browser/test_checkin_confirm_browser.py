@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from tests.browser.test_accessibility import WCAG_21_AA
+from tests.browser.page_checks import WCAG_21_AA
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,

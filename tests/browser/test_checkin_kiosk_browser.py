@@ -8,7 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.browser.test_accessibility import WCAG_21_AA
+from tests.browser.page_checks import OVERFLOW_JS, WCAG_21_AA
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,
@@ -16,7 +16,6 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     server,
     session_cookie,
 )
-from tests.browser.test_layout import OVERFLOW_JS
 from tournament import services
 from tournament.boards import player_codes
 from tournament.models import CheckIn, Event

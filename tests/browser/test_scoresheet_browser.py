@@ -41,7 +41,7 @@ def test_a_short_game_entered_at_the_board_reaches_the_standings_and_the_viewer(
     first_name = board.first.name
 
     # wait_for_function's string predicates are evaluated by the page, which its
-    # Content-Security-Policy forbids (no eval); tests/security/test_csp_browser.py checks it
+    # Content-Security-Policy forbids (no eval); tests/browser/test_every_page.py checks it
     page = browser.new_page(viewport={"width": 1100, "height": 1400}, bypass_csp=True)
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.url}/b/{board.token}/")

@@ -26,8 +26,8 @@ from games.dealt import Table
 from games.dealt.bot import choose_move
 from games.engine.board import Board as Geometry
 from games.models import OnlineGame
-from games.online import play as online
-from tests.browser.test_accessibility import axe_problems
+from tests.browser.demo_site import online_game
+from tests.browser.page_checks import axe_problems
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     arbiter,
@@ -35,8 +35,6 @@ from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
     server,
 )
 from tests.dealt.dealt_helpers import greedy_move
-from tournament import services
-from tournament.models import Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -178,16 +176,7 @@ def scores_read(page, table: Table) -> None:
 def test_a_whole_game_by_keyboard_and_accessibility_tree_follows_the_event(
         server, browser, arbiter):  # noqa: F811
     seed, n = _plan()
-    event = services.create_event(name="Keys Cup", slug="keys-cup", arbiter=arbiter,
-                                  pairing_system=Event.PairingSystem.ROUND_ROBIN,
-                                  rounds_planned=1)
-    for name in ("Ada First", "Ben Second"):
-        services.add_player(event, name=name)
-    round_ = services.publish_round(services.pair_next_round(event))
-    game = online.mark_online(round_, user=arbiter)[0]
-    OnlineGame.objects.filter(pk=game.pk).update(seed=seed.hex(),
-                                                 commitment=Table(seed).commitment)
-    online.start_round(round_, who=arbiter.username, user=arbiter)
+    _cup, game = online_game(arbiter, "Keys Cup", "keys-cup", seed=seed)
     failed: list[BaseException] = []
     bot = threading.Thread(target=lambda: _run(
         play_seat(server.url, game.token_b, random.Random(10_000 + n), timeout=120), failed))

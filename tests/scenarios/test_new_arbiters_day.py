@@ -10,7 +10,7 @@ the pages that can do damage ask first (item 11); the absence form offers each V
 (item 14); the standings say what decided each tie on VP, on the page and in the PDF (item 3).
 Every page and PDF is opened after each step (``checks.ALWAYS``). The phone widths, axe and the
 Korean web font (items 10, 17, 18) are checked in Chromium on a scenario event by
-tests/browser/test_layout.py, test_accessibility.py and test_korean_font.py.
+tests/browser/test_every_page.py and test_korean_font.py.
 """
 
 import io

@@ -1,9 +1,9 @@
 """Issue #21: a Content-Security-Policy on every page (no inline script, style or handler left
 for it to block), and ``Cache-Control: no-store`` on every page that shows a secret.
 
-The browser's own verdict (no violation reported) is ``test_csp_browser``; here every page of
-a played event is read as HTML: no ``<script>`` without ``src`` (JSON data blocks aside), no
-``on…=`` attribute, no ``style=`` attribute.
+The browser's own verdict (no violation reported) is ``tests/browser/test_every_page``; here
+every page of a played event is read as HTML: no ``<script>`` without ``src`` (JSON data blocks
+aside), no ``on…=`` attribute, no ``style=`` attribute.
 """
 
 from html.parser import HTMLParser

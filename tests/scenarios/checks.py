@@ -82,7 +82,9 @@ class Fingerprints:
     ``whole``: everything; ``visible``: what the public sees (drafted rounds left out);
     ``boards[k]``: round k's boards and status, without results (what pairings print);
     ``player[pk]``: what a player's public page shows (the event, the players, the absences,
-    and that player's boards of published rounds with their results).
+    and that player's boards of published rounds with their results);
+    ``board[pk]``: what the arbiter's page of a played board shows (the event, the players,
+    the absences, its round's status, the board and its results).
     """
 
     def __init__(self, event: Event) -> None:
@@ -101,7 +103,7 @@ class Fingerprints:
         for row in Result.objects.filter(board__round__event=event).order_by("pk").values_list(
                 "board__round__number", "pk", "status", "board_id"):
             results[row[0]].append(row)
-        self.upto, self.shown, self.boards = {}, {}, {}
+        self.upto, self.shown, self.boards, self.board = {}, {}, {}, {}
         seats: dict[int, list] = defaultdict(list)
         running = visible = public = common
         for number in sorted(rounds):
@@ -111,12 +113,16 @@ class Fingerprints:
             public = sha1(public + repr(drafted) + rows)
             self.upto[number], self.shown[number] = running, public
             self.boards[number] = sha1(common + repr((rounds[number], boards[number])))
+            own = {board[1]: [r for r in results[number] if r[3] == board[1]]
+                   for board in boards[number]}
+            self.board.update({board[1]: sha1(common + repr((rounds[number], board,
+                                                             own[board[1]])))
+                               for board in boards[number] if board[4] is not None})
             if not drafted:
                 visible = sha1(visible + rows)
                 for board in boards[number]:
-                    own = [r for r in results[number] if r[3] == board[1]]
                     for seat in board[3:5]:
-                        seats[seat].append((board, own))
+                        seats[seat].append((board, own[board[1]]))
         self.whole = sha1(running)
         self.visible = sha1(visible)
         self.numbers = sorted(rounds)
@@ -159,11 +165,8 @@ def every_page_answers(story: EventStory) -> None:
         opened.get(arbiter, url("arbiter_round", number))
         opened.get(arbiter, url("arbiter_results", number))
         opened.get(arbiter, url("clock_hall", number))
-        boards = Board.objects.filter(round__event=event, round__number=number,
-                                      second__isnull=False).order_by("number")
-        for board in boards:
-            opened.get(arbiter, url("arbiter_board", board.pk))
-        first = boards.first()
+        first = Board.objects.filter(round__event=event, round__number=number,
+                                     second__isnull=False).order_by("number").first()
         if first is not None:  # the players' and spectators' pages of a board
             opened.get(public, reverse("board_page", args=[first.token]))
             opened.get(public, reverse("live_state", args=[first.token]), kind="json")
@@ -179,6 +182,9 @@ def every_page_answers(story: EventStory) -> None:
             opened.table(public, url(name))
         opened.get(public, url("event_crosstable"))
         opened.get(public, url("event_projector"))
+    for pk, shown in prints.board.items():  # a board's arbiter page: when what it shows changed
+        if changed(("board", pk), shown):
+            opened.get(arbiter, url("arbiter_board", pk))
     for pk, shown in prints.player.items():  # a player's page: when what it shows changed
         if changed(("player", pk), shown):
             opened.get(public, url("player_detail", pk))

@@ -67,8 +67,8 @@ def test_a_pairing_score_that_is_not_the_standings_vp_is_reported(played, monkey
 
 
 def test_a_players_page_is_opened_again_when_that_players_result_changes(played, monkeypatch):
-    """Player pages are opened again only when what they show changed: a correction of one
-    board reopens its two players' pages and no other player's."""
+    """Player and board pages are opened again only when what they show changed: a correction
+    of one board reopens its two players' pages and its own arbiter page, no other."""
     from django.urls import reverse
 
     from tournament import services
@@ -92,3 +92,7 @@ def test_a_players_page_is_opened_again_when_that_players_result_changes(played,
              for pk in played.model().players.values_list("pk", flat=True)}
     assert sorted(pages[url] for url in opened if url in pages) == sorted(
         [board.first_id, board.second_id])
+    boards = {reverse("arbiter_board", args=[played.slug, pk]): pk
+              for pk in Board.objects.filter(round__event__slug=played.slug)
+              .values_list("pk", flat=True)}
+    assert [boards[url] for url in opened if url in boards] == [board.pk]

@@ -37,9 +37,11 @@ dev: setup
 	DEBUG=1 $(BIN)/python manage.py demo
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-## make test: the whole suite (browser tests run when Debian's chromium is installed)
+## make test: the whole suite (browser tests run when Debian's chromium is installed).
+## Bytecode is written even where the machine says not to (PYTHONDONTWRITEBYTECODE): the suite
+## starts about a hundred servers and commands, and each compiled every module again (0.4 s).
 test: setup
-	$(BIN)/python -m pytest -n $${TEST_WORKERS:-auto} --dist worksteal $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $${TEST_WORKERS:-auto} --dist worksteal $(PYTEST_ARGS)
 
 lint: setup
 	$(BIN)/ruff check .

@@ -45,6 +45,28 @@ def pytest_configure(config):
         config.pluginmanager.register(_WeightRecorder(), "weight-recorder")
 
 
+#: The folders of the pure cores' tests (the rules engine, pairing, standings, the dealt game,
+#: the golden records): no database, no channel layer, no cache, so they take the same path on
+#: any configuration, and CI's second pass (the suite again on PostgreSQL + Redis) leaves them
+#: out by their marker, ``pure_core``. pytest-django refuses them the database; a test here
+#: that asks for it is an error at collection, not a silent skip on PostgreSQL.
+PURE_CORE = ("tests/engine/", "tests/pairing/", "tests/standings/", "tests/dealt/",
+             "tests/golden/")
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "client",
+                     "admin_client", "live_server", "django_db_serialized_rollback"}
+
+
+def _mark_pure_cores(items) -> None:
+    for item in items:
+        if not item.nodeid.startswith(PURE_CORE):
+            continue
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(
+                getattr(item, "fixturenames", ())):
+            raise pytest.UsageError(f"{item.nodeid} uses the database: it belongs outside the "
+                                    f"pure cores' folders ({', '.join(PURE_CORE)})")
+        item.add_marker(pytest.mark.pure_core)
+
+
 def pytest_collection_modifyitems(config, items):
     """Browser tests are skipped without a browser; the longest tests run first.
 
@@ -54,6 +76,7 @@ def pytest_collection_modifyitems(config, items):
     short tests fill the gaps at the end, instead of one worker finishing a long story alone
     (``make test`` on two cores: ``--dist worksteal``). A test not measured yet weighs what its
     kind usually takes."""
+    _mark_pure_cores(items)
     weights = json.loads(WEIGHTS.read_text()) if WEIGHTS.exists() else {}
     items[:] = _dealt(sorted(items, key=lambda item: -weights.get(item.nodeid,
                                                                   _usual_weight(item))),

@@ -56,6 +56,13 @@ DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "cli
                      "admin_client", "live_server", "django_db_serialized_rollback"}
 
 
+@pytest.hookimpl(specname="pytest_collection_modifyitems", tryfirst=True)
+def pytest_collection_modifyitems_pure_cores(items) -> None:
+    """Marked before ``-m`` chooses (CI's second pass chooses by this marker; pytest takes
+    only hooks whose names start with ``pytest_``, ``specname`` says which this is)."""
+    _mark_pure_cores(items)
+
+
 def _mark_pure_cores(items) -> None:
     for item in items:
         if not item.nodeid.startswith(PURE_CORE):
@@ -67,6 +74,7 @@ def _mark_pure_cores(items) -> None:
         item.add_marker(pytest.mark.pure_core)
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     """Browser tests are skipped without a browser; the longest tests run first.
 
@@ -75,8 +83,8 @@ def pytest_collection_modifyitems(config, items):
     measured time (``tests/weights.json``), they are spread over the workers while the many
     short tests fill the gaps at the end, instead of one worker finishing a long story alone
     (``make test`` on two cores: ``--dist worksteal``). A test not measured yet weighs what its
-    kind usually takes."""
-    _mark_pure_cores(items)
+    kind usually takes. Dealt after ``-m`` and ``-k`` chose (this hook runs last): dealt
+    before, the tests they leave out unbalanced the shares."""
     weights = json.loads(WEIGHTS.read_text()) if WEIGHTS.exists() else {}
     items[:] = _dealt(sorted(items, key=lambda item: -weights.get(item.nodeid,
                                                                   _usual_weight(item))),

@@ -24,12 +24,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar, Protocol
-
-from py4swiss.engines import DutchEngine as _Py4SwissDutch
-from py4swiss.engines.common import PairingError as _Py4SwissPairingError
-from py4swiss.trf import ParsedTrf, TrfParser
-from py4swiss.trf.exceptions import ConsistencyError, LineError, ParsingError
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from tournament.pairing.boards import parse_pairs
 from tournament.pairing.errors import (
@@ -41,6 +36,9 @@ from tournament.pairing.errors import (
 )
 from tournament.pairing.model import Event, Player, Result, Status
 from tournament.pairing.trf import export_trf, import_trf, points_columns
+
+if TYPE_CHECKING:
+    from py4swiss.trf import ParsedTrf
 
 
 class Engine(Protocol):
@@ -67,7 +65,9 @@ class DutchEngine:
     """FIDE Dutch system (C.04.3) by py4swiss, in-process, with strict TRF parsing.
 
     py4swiss is tested against bbpPairings; it already sorts the boards by FIDE's publishing
-    rule D.9 (higher player's score, sum of scores, higher player's pairing number).
+    rule D.9 (higher player's score, sum of scores, higher player's pairing number). It is
+    imported when a round is paired by it, not with the module: it is a fifth of a second of
+    every server's start (a restart is downtime), and most events pair by bbpPairings.
     """
 
     name = "dutch"
@@ -84,10 +84,13 @@ class DutchEngine:
         numbers = _numbers_of_the_paired(event)
         if numbers is not None:
             trf = export_trf(_only(event, numbers))
+        from py4swiss.engines import DutchEngine as Py4SwissDutch
+        from py4swiss.engines.common import PairingError as Py4SwissPairingError
+
         parsed = self.read(trf)
         try:
-            pairings = _Py4SwissDutch.generate_pairings(parsed)
-        except _Py4SwissPairingError as exc:
+            pairings = Py4SwissDutch.generate_pairings(parsed)
+        except Py4SwissPairingError as exc:
             raise NoLegalPairing(f"the Dutch engine found no legal pairing ({exc})") from None
         pairs = [(p.white, p.black) for p in pairings]
         if numbers is None:
@@ -105,6 +108,9 @@ class DutchEngine:
         points and the true ones are put back in what it parsed: the column it orders boards
         by, and the accelerations it forms score groups with.
         """
+        from py4swiss.trf import TrfParser
+        from py4swiss.trf.exceptions import ConsistencyError, LineError, ParsingError
+
         event = _classic_codes(import_trf(trf))
         # py4swiss knows neither XXA corrections, nor bbpPairings' points lines (BBW, ...), nor
         # the header lines beyond the name (192: the edition)

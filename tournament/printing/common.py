@@ -67,14 +67,16 @@ RULE = colors.HexColor("#8a94a3")
 MUTED = colors.HexColor("#5a6470")
 
 
+@lru_cache(maxsize=1)
 def register_fonts() -> None:
     """Register the shipped TTFs once; TTFonts are subset and embedded in every PDF.
 
     The PDF base-14 fonts are not embedded and lack ½, −, Cyrillic, Hangul and the accented
-    names of players from everywhere, so every document uses these.
+    names of players from everywhere, so every document uses these. Registered by the first
+    measure or canvas that needs them, not when the module is imported: reading the five
+    files is a fifth of a second of every server's start (a restart is downtime), and most
+    servers print nothing.
     """
-    if SANS in pdfmetrics.getRegisteredFontNames():
-        return
     for name, file in ((SANS, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"),
                        (MONO, "DejaVuSansMono.ttf"), (HANGUL, "NanumGothic.ttf"),
                        (HANGUL_BOLD, "NanumGothicBold.ttf")):
@@ -86,6 +88,7 @@ def register_fonts() -> None:
 
 @lru_cache(maxsize=8)
 def _covered(font: str) -> frozenset[int]:
+    register_fonts()
     return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
 
 
@@ -117,6 +120,7 @@ def runs(text: str, font: str = SANS) -> tuple[tuple[str, str], ...]:
 
 def text_width(text: str, font: str, size: float) -> float:
     """The width of ``text`` in points as it will be drawn (see :func:`runs`)."""
+    register_fonts()
     return sum(stringWidth(piece, chosen, size) for piece, chosen in runs(text, font))
 
 
@@ -396,8 +400,3 @@ def table_style(*, font_size: float, header_rows: int = 1, extra: Sequence = ())
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
         *extra,
     ])
-
-
-# Builders measure text (``fit``) before any canvas exists, so the fonts are registered as soon
-# as this module is imported; registering is idempotent.
-register_fonts()

@@ -22,6 +22,7 @@ import pytest
 from bench.events import create_clock_event
 from bench.servers import AsgiServer
 from clocks import services
+from clocks.models import ClockLogEntry
 from tests.browser.outage import DROPS, HOLDS, Outage
 from tests.browser.server_time import APPLICATION, ServerTime
 from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
@@ -366,8 +367,20 @@ def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F8
     # only the arbiter's command gives the time back, in the hall: paused, 30 s to A, whose
     # flag is taken back; B, who played on alone, keeps the turn
     hall.on("dialog", lambda dialog: dialog.accept("A pressed in time, offline"))
+    hall.on("console", lambda m: print(f"{time.strftime('%X')} hall console: {m.text}"))
     hall.click(f'{row} [data-command="pause"]')
-    hall.wait_for_selector(f'{row}[data-status="paused"]')
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        hall.wait_for_selector(f'{row}[data-status="paused"]')
+    except PlaywrightTimeout:  # seen once in a loaded run: say what the hall and server had
+        logged = ClockLogEntry.objects.filter(clock__board=in_time).order_by("-pk")
+        raise AssertionError(
+            f"the hall never showed the pause: its row {hall.inner_text(row)!r}, status "
+            f"{hall.get_attribute(row, 'data-status')!r}, socket "
+            f"{hall.get_attribute('#hall-connection', 'data-state')!r}; "
+            f"the clock's log, newest first: {list(logged.values_list('who', 'action')[:5])}"
+        ) from None
     hall.click(f'{row} [data-command="adjust"][data-side="A"][data-kind="add"]')
     pressing_page.wait_for_selector(".side-A:not(.flagged)")
     state = services.clock_for(in_time).core

@@ -690,12 +690,19 @@ class HallConsumer(ClockSocket):
         await self.send_json({"type": "link", "board": event["board"], "link": event["link"]})
 
     async def _flush_soon(self) -> None:
+        """Sends what is pending, then again while changes came during the sending: a change
+        that arrives while a batch is being written finds this task still running and starts
+        none of its own, so it is this task's to send (or it would wait for the round's next
+        change, and a pause with nothing after it would never reach the hall)."""
         loop = asyncio.get_running_loop()
-        await asyncio.sleep(max(0.0, self.last_flush + HALL_BATCH_S - loop.time()))
-        boards, self.pending = [text for _version, text in self.pending.values()], {}
-        self.last_flush = loop.time()
-        if boards:  # the snapshots' texts as published, joined: nothing encoded again
-            await self.send(text_data='{"type":"hall","boards":[' + ",".join(boards) + "]}")
+        while True:
+            await asyncio.sleep(max(0.0, self.last_flush + HALL_BATCH_S - loop.time()))
+            boards, self.pending = [text for _version, text in self.pending.values()], {}
+            self.last_flush = loop.time()
+            if boards:  # the snapshots' texts as published, joined: nothing encoded again
+                await self.send(text_data='{"type":"hall","boards":[' + ",".join(boards) + "]}")
+            if not self.pending:  # no await between this test and the task's end
+                return
 
     async def receive_json(self, content, **kwargs):
         # the hall is for arbiters only: someone removed from the event since connecting loses

@@ -209,6 +209,30 @@ async def test_a_hall_view_keeps_the_newest_version_whichever_worker_sent_it():
                                                 {"board": 11, "version": 1}]}]
 
 
+@pytest.mark.asyncio
+async def test_a_change_that_arrives_while_the_hall_is_being_sent_is_sent_after_it():
+    """The arbiter's pause reached the hall while the batch before it was still being written
+    to the socket: it waited for a later change of the round, and a round where nothing else
+    changed never showed it (seen as a hall that never said Paused)."""
+    hall = HallConsumer()
+    hall.pending, hall.flusher, hall.last_flush = {}, None, 0.0
+    sent, writing = [], asyncio.Event()
+
+    async def send(text_data=None, **kwargs):
+        sent.append(json.loads(text_data))
+        if len(sent) == 1:  # the first batch is slow to write: the pause arrives meanwhile
+            writing.set()
+            await asyncio.sleep(0.05)
+
+    hall.send = send
+    await hall.clock_hall({"boards": [(10, 3, '{"board":10,"status":"running"}')]})
+    await writing.wait()
+    await hall.clock_hall({"boards": [(10, 4, '{"board":10,"status":"paused"}')]})
+    await asyncio.wait_for(hall.flusher, 2)
+    assert sent[-1] == {"type": "hall", "boards": [{"board": 10, "status": "paused"}]}
+    assert not hall.pending
+
+
 # --- the worker's garbage collector -----------------------------------------------------------
 
 

@@ -78,9 +78,11 @@ def arbiter_paths(event: Event) -> dict[str, str]:
     }
 
 
-def online_game(arbiter, name: str, slug: str, *, seed: bytes | None = None):
-    """A two-player event whose one round is online, published, its clocks started; the game
-    dealt from ``seed`` when one is given (a test that knows the whole game in advance)."""
+def online_game(arbiter, name: str, slug: str, *, seed: bytes | None = None,
+                start: bool = True):
+    """A two-player event whose one round is online and published, its clocks started unless
+    ``start`` is false; the game dealt from ``seed`` when one is given (a test that knows the
+    whole game in advance)."""
     cup = services.create_event(name=name, slug=slug, arbiter=arbiter,
                                 pairing_system=Event.PairingSystem.ROUND_ROBIN,
                                 rounds_planned=1)
@@ -91,5 +93,6 @@ def online_game(arbiter, name: str, slug: str, *, seed: bytes | None = None):
     if seed is not None:
         OnlineGame.objects.filter(pk=game.pk).update(seed=seed.hex(),
                                                      commitment=Table(seed).commitment)
-    online.start_round(round_, who=arbiter.username, user=arbiter)
-    return cup, game
+    if start:
+        online.start_round(round_, who=arbiter.username, user=arbiter)
+    return cup, OnlineGame.objects.get(pk=game.pk)

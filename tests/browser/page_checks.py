@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.test_clock_browser import TIMEOUT_MS
+from tests.browser.live import TIMEOUT_MS
 
 CLOCK_CONNECTED = '.connection[data-state="connected"]'
 LAPTOP_WIDTH = 1366

@@ -13,14 +13,8 @@ from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 
 from tests.browser.demo_site import online_game
+from tests.browser.live import TIMEOUT_MS, session_cookie
 from tests.browser.page_checks import axe_problems, check, pages_at
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-    session_cookie,
-)
 from tournament import services
 from tournament.models import Event
 
@@ -28,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.long_story  # the same pages on either database
-def test_the_seat_page_passes_wcag_21_aa_in_every_state(arbiter, server, browser):  # noqa: F811
+def test_the_seat_page_passes_wcag_21_aa_in_every_state(arbiter, server, browser):
     """The states a page load does not show, at 360x740: the options open, a tile previewed
     with Confirm and Cancel, feedback over the board, the opponent not yet there, the end
     screen."""
@@ -66,7 +60,7 @@ RUNS_ITSELF_SIZES = {"phone": ((390, 844), "en"), "phone in landscape": ((844, 3
 
 @pytest.mark.long_story  # the same templates on either database
 def test_runs_itself_pages_pass_wcag_21_aa_and_fit_a_phone_either_way(
-    arbiter, server, browser  # noqa: F811
+    arbiter, server, browser
 ):
     """The pages of issue #39 before round 1: the event's page with its Register link and the
     registration form (a stranger), the Runs itself page with a registration waiting (the

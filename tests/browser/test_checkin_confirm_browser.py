@@ -13,14 +13,8 @@ from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from tests.browser.live import TIMEOUT_MS, session_cookie
 from tests.browser.page_checks import WCAG_21_AA
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-    session_cookie,
-)
 from tournament import services
 from tournament.models import Event, PlayerLogin, Result
 
@@ -38,7 +32,7 @@ def _login(player, username):
     return user
 
 
-def _phone(browser, server, user):  # noqa: F811
+def _phone(browser, server, user):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.add_cookies([session_cookie(user, server)])
     page = context.new_page()
@@ -52,7 +46,7 @@ def _axe(page) -> list[str]:
             for rule in results.response["violations"]]
 
 
-def test_a_player_confirms_and_the_other_accepts(server, browser, arbiter):  # noqa: F811
+def test_a_player_confirms_and_the_other_accepts(server, browser, arbiter):
     event = services.create_event(name="Confirm Open", arbiter=arbiter,
                                   player_results=Event.PlayerResults.ALWAYS)
     for name in ("Ada", "Ben"):
@@ -119,7 +113,7 @@ def test_a_player_confirms_and_the_other_accepts(server, browser, arbiter):  # n
 @pytest.mark.long_story  # the phone's layout: the same on either database
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_record_explains_all_twelve_scores_in_view_with_long_names_at_390(
-        server, browser, arbiter, language):  # noqa: F811
+        server, browser, arbiter, language):
     """Long names used to widen the name column until purple was cut off and the table asked
     to be swiped: on a phone each name has a line of its own above its six scores."""
     event = services.create_event(name="Confirm Long", arbiter=arbiter,

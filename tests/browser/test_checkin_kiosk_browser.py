@@ -8,14 +8,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from tests.browser.live import TIMEOUT_MS, session_cookie
 from tests.browser.page_checks import OVERFLOW_JS, WCAG_21_AA
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-    session_cookie,
-)
 from tournament import services
 from tournament.boards import player_codes
 from tournament.models import CheckIn, Event
@@ -26,7 +20,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def event(arbiter):  # noqa: F811
+def event(arbiter):
     event = services.create_event(name="Kiosk Open", arbiter=arbiter, slug="kiosk-open")
     for name in ("Adélaïde Roux", "Ben Okafor", "Cy Young", "Dora Lind"):
         services.add_player(event, name=name)
@@ -46,7 +40,7 @@ def _fits(page) -> None:
     assert found["page"] <= found["viewport"] + 1, found
 
 
-def unlocked_kiosk(browser, server, arbiter, slug: str, viewport: dict):  # noqa: F811
+def unlocked_kiosk(browser, server, arbiter, slug: str, viewport: dict):
     """A device at the door: the arbiter logs in on it, presses "Unlock the kiosk on this
     device" on the dashboard and leaves (the session goes, the device stays a kiosk)."""
     context = browser.new_context(viewport=viewport)
@@ -64,7 +58,7 @@ def unlocked_kiosk(browser, server, arbiter, slug: str, viewport: dict):  # noqa
 
 
 @pytest.mark.long_story  # the kiosk's layout and keys: the same on either database
-def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
+def test_kiosk_at_phone_width(server, browser, arbiter, event):
     page = unlocked_kiosk(browser, server, arbiter, event.slug, PHONE)
     problems = _axe(page)
     _fits(page)
@@ -99,7 +93,7 @@ def test_kiosk_at_phone_width(server, browser, arbiter, event):  # noqa: F811
 
 
 @pytest.mark.long_story  # the kiosk's layout and keys: the same on either database
-def test_personal_page_at_phone_width(server, browser, event):  # noqa: F811
+def test_personal_page_at_phone_width(server, browser, event):
     code = player_codes.code_for(player_codes.live_card(event.players.get(name="Cy Young")))
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
@@ -125,7 +119,7 @@ def test_personal_page_at_phone_width(server, browser, event):  # noqa: F811
 
 
 @pytest.mark.long_story  # the kiosk's layout and keys: the same on either database
-def test_ticks_by_keyboard_in_place(server, browser, arbiter, event):  # noqa: F811
+def test_ticks_by_keyboard_in_place(server, browser, arbiter, event):
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     context.add_cookies([session_cookie(arbiter, server)])
     page = context.new_page()

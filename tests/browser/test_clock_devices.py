@@ -21,13 +21,7 @@ from websockets.sync.client import connect
 from bench.events import create_clock_event
 from clocks import services
 from clocks.models import ClockLogEntry
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    open_hall,
-    server,
-)
+from tests.browser.live import TIMEOUT_MS, open_hall
 from tests.browser.test_clock_outage import (  # noqa: F401  (fixtures)
     CONNECTED,
     DRAINED,
@@ -44,7 +38,7 @@ KEEPS = "This device keeps the clock for board 1."
 SHOWS = "Another device keeps the clock for board 1: this one shows it."
 
 
-def started(arbiter, slug: str):  # noqa: F811
+def started(arbiter, slug: str):
     round_ = create_clock_event(1, arbiter=arbiter, slug=slug)
     services.start_round(round_, who=arbiter.username, user=arbiter)
     return round_.boards.get()
@@ -238,7 +232,7 @@ def test_a_phone_asking_while_the_tablets_link_is_down_gains_nothing(
         context.close()
 
 
-def test_a_tap_on_the_clock_while_a_note_shows(server, browser, arbiter):  # noqa: F811
+def test_a_tap_on_the_clock_while_a_note_shows(server, browser, arbiter):
     """The note ("It is not this side's turn", "2 presses refused…") sits in the clock's bar:
     a tap anywhere on a half, the middle of the screen included, reaches the half."""
     for width, height in ((390, 844), (844, 390)):  # a phone upright and lying sideways

@@ -23,14 +23,9 @@ from bench.events import create_clock_event
 from bench.servers import AsgiServer
 from clocks import services
 from clocks.models import ClockLogEntry
+from tests.browser.live import TIMEOUT_MS, open_hall
 from tests.browser.outage import DROPS, HOLDS, Outage
 from tests.browser.server_time import APPLICATION, ServerTime
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    open_hall,
-)
 from tests.clocks.servers import wait_for_other_sessions_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -115,7 +110,7 @@ def pause_in_the_hall(hall, row: str, board, attempts: int = 3) -> None:
     raise AssertionError(f"the hall's Pause never reached the clock in {attempts} clicks")
 
 
-def open_board(browser, via, board, *, clock: bool = False, **options):  # noqa: F811
+def open_board(browser, via, board, *, clock: bool = False, **options):
     """The board page in a browser context of its own (a device), connected, ``via`` the
     server or the Wi-Fi in front of it; ``clock``: on Playwright's clock, which
     ``Venue.wait_out`` moves; ``options``: the context's (its viewport, say)."""
@@ -130,7 +125,7 @@ def open_board(browser, via, board, *, clock: bool = False, **options):  # noqa:
     return context, page
 
 
-def started_board(browser, venue, arbiter, slug: str, opened_lag_s: float = 0.0,  # noqa: F811
+def started_board(browser, venue, arbiter, slug: str, opened_lag_s: float = 0.0,
                   clock: bool = False, **options):
     """A one-board event with its clock started, and the board page open and running for a
     couple of seconds (two pongs), as a board is when the Wi-Fi drops; ``opened_lag_s`` holds
@@ -198,7 +193,7 @@ def assert_presses_where_clicked(board, clicks: list[int]) -> None:
         assert abs(at - clicked) <= slack, (stored, clicks)
 
 
-def outage_with_presses_both_ways(browser, venue, arbiter, slug: str,  # noqa: F811
+def outage_with_presses_both_ways(browser, venue, arbiter, slug: str,
                                   seconds: float, opened_lag_s: float = 0.0):
     long = seconds > 30  # waited out on both clocks at once
     board, context, page = started_board(browser, venue, arbiter, slug, opened_lag_s, long)
@@ -235,7 +230,7 @@ def sleep_until(venue: Venue, at_ms: int) -> None:
 
 
 def test_the_issues_outage_is_charged_where_the_presses_were_made(
-        either_venue, browser, arbiter):  # noqa: F811
+        either_venue, browser, arbiter):
     """A pressed online at 3 s, the network went at 6 s, B pressed offline at 10 s, A at 16 s,
     the network came back at 17 s. Over a Wi-Fi that keeps the bytes, the pings the page wrote
     during the outage reach the server just before its queued presses: they are the end of the
@@ -279,14 +274,14 @@ def test_the_issues_outage_is_charged_where_the_presses_were_made(
 
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
-def test_a_ten_second_outage_with_presses_both_ways_loses_nothing(venue, browser, arbiter):  # noqa: F811
+def test_a_ten_second_outage_with_presses_both_ways_loses_nothing(venue, browser, arbiter):
     """The page opened while the Wi-Fi held everything back 0.6 s: its first snapshot came
     late, and the pongs since then set its clock right before the presses it measures."""
     outage_with_presses_both_ways(browser, venue, arbiter, "wifi-ten", 10, opened_lag_s=0.6)
 
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
-def test_a_two_minute_outage_with_presses_both_ways_loses_nothing(venue, browser, arbiter):  # noqa: F811
+def test_a_two_minute_outage_with_presses_both_ways_loses_nothing(venue, browser, arbiter):
     board = outage_with_presses_both_ways(browser, venue, arbiter, "wifi-two-minutes", 120)
     # the whole outage was silence the server observed: both presses credited in full
     state = services.clock_for(board).core
@@ -296,7 +291,7 @@ def test_a_two_minute_outage_with_presses_both_ways_loses_nothing(venue, browser
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_a_reload_during_the_outage_keeps_the_clock_running_and_the_presses(
-        venue, browser, arbiter):  # noqa: F811
+        venue, browser, arbiter):
     """Where service workers run (a secure origin: the HTTPS deployment, or this localhost)
     the board page comes back from a reload without the network: the running side, its
     time, the queued press; the players press on, and every press lands where it was made."""
@@ -326,7 +321,7 @@ def test_a_reload_during_the_outage_keeps_the_clock_running_and_the_presses(
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_without_a_service_worker_the_page_asks_before_a_reload_loses_it(
-        venue, browser, arbiter):  # noqa: F811
+        venue, browser, arbiter):
     """Plain http at the hall has no service worker: while a clock runs the page asks before
     it is left or reloaded (the guide says to stay), and stays when the players say so."""
     _board, context, page = started_board(browser, venue, arbiter, "wifi-ask",
@@ -347,7 +342,7 @@ def test_without_a_service_worker_the_page_asks_before_a_reload_loses_it(
 
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
-def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F811
+def test_flags_during_the_outage_both_ways(venue, browser, arbiter):
     round_ = create_clock_event(2, arbiter=arbiter, slug="wifi-flags", time_control="12")
     services.start_round(round_, who=arbiter.username, user=arbiter)
     in_time, too_late = round_.boards.order_by("number")
@@ -410,7 +405,7 @@ def test_flags_during_the_outage_both_ways(venue, browser, arbiter):  # noqa: F8
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_past_the_budget_a_press_is_credited_what_is_left_and_the_hall_is_told(
-        venue, browser, arbiter):  # noqa: F811
+        venue, browser, arbiter):
     board, context, page = started_board(browser, venue, arbiter, "wifi-budget")
     board.round.event.clock_compensation_s = 2
     board.round.event.save()
@@ -440,7 +435,7 @@ def test_past_the_budget_a_press_is_credited_what_is_left_and_the_hall_is_told(
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
 def test_the_arbiters_commands_during_the_outage_and_the_presses_both_ways(
-        venue, browser, arbiter):  # noqa: F811
+        venue, browser, arbiter):
     """The tablet presses A and B offline; meanwhile the arbiter pauses, resumes and gives
     the first player 30 s in the hall; then the tablet presses A again. The first two presses
     were made before the arbiter's commands: they come first, the commands after them. The
@@ -493,7 +488,7 @@ def test_the_arbiters_commands_during_the_outage_and_the_presses_both_ways(
 
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
-def test_a_time_scramble_keeps_the_board_live_in_the_hall(venue, browser, arbiter):  # noqa: F811
+def test_a_time_scramble_keeps_the_board_live_in_the_hall(venue, browser, arbiter):
     """Presses every 0.6 s for 7 s: the page gets a snapshot after each and never falls silent
     long enough to ping, and the server hears the presses themselves, so the hall never reads
     the board offline (its verdict comes after 3 s without a message)."""
@@ -525,7 +520,7 @@ def narrow_venue(tmp_path, monkeypatch):
 
 
 @pytest.mark.long_story  # on PostgreSQL + Redis: the issue's outage above, and tests/clocks
-def test_the_whole_halls_wifi_drops_and_every_board_comes_back(narrow_venue, browser, arbiter):  # noqa: F811
+def test_the_whole_halls_wifi_drops_and_every_board_comes_back(narrow_venue, browser, arbiter):
     """Four boards and the arbiter's hall: the Wi-Fi drops for every board page at once, each
     board plays a turn each way offline, the Wi-Fi returns and all pages reconnect together
     through a worker that opens one socket at a time. Every page comes back, every press sits

@@ -9,19 +9,13 @@ import random
 import pytest
 
 from games import simulation
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-    session_cookie,
-)
+from tests.browser.live import TIMEOUT_MS, session_cookie
 from tournament.models import Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_closing_a_round_and_withdrawing_a_player_ask_first(server, browser, arbiter):  # noqa: F811
+def test_closing_a_round_and_withdrawing_a_player_ask_first(server, browser, arbiter):
     event = simulation.create_event("Careful Open", 12, random.Random(3), rounds=7,
                                     arbiter=arbiter)
     simulation.run(event, random.Random(3), rounds=1, user=arbiter)

@@ -29,19 +29,13 @@ from django.contrib.auth import get_user_model
 
 from tests.accounts import make_organiser
 from tests.browser.demo_site import arbiter_paths, build_event, online_game, public_paths
+from tests.browser.live import TIMEOUT_MS, session_cookie
 from tests.browser.page_checks import (
     LAPTOP_WIDTH,
     axe_problems,
     layout_problems,
     open_settled,
     pages_at,
-)
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-    session_cookie,
 )
 from tournament.models import Board
 from tournament.services import logins
@@ -82,7 +76,7 @@ SHARED_PLACES_CUT_JS = """() => [...document.querySelectorAll('table.standings t
 
 
 @pytest.fixture
-def site(arbiter):  # noqa: F811
+def site(arbiter):
     """The pages by who opens them, all made before the browser starts (see ``demo_site``).
     The arbiter may also create events, so that the new-event and import pages open too."""
     make_organiser(arbiter)
@@ -117,7 +111,7 @@ def phone_columns(page, wanted) -> list[str]:
     return problems
 
 
-def policy_is_heard(browser, server) -> None:  # noqa: F811
+def policy_is_heard(browser, server) -> None:
     """What the sweep relies on: the server sends the policy, and Chromium says so on the
     console when it refuses something (here an inline script added late)."""
     page = browser.new_page()
@@ -155,7 +149,7 @@ def problems_on(page, url: str, label: str, axe: Axe, refused: list[str]) -> lis
 
 @pytest.mark.long_story  # the same templates on either database; the policy is the same
 def test_every_page_fits_passes_wcag_21_aa_and_keeps_the_policy_at_each_width(
-    site, arbiter, server, browser  # noqa: F811
+    site, arbiter, server, browser
 ):
     event, account, public, desk = site
     policy_is_heard(browser, server)

@@ -9,14 +9,7 @@ confirmations are answered like any dialog. No click, no focus set by script fro
 import pytest
 
 from bench.events import create_clock_event
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    open_hall,
-    server,
-    session_cookie,
-)
+from tests.browser.live import TIMEOUT_MS, open_hall, session_cookie
 from tournament import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,7 +32,7 @@ def tab_to(page, selector: str, limit: int = 80) -> None:
 
 
 @pytest.mark.long_story  # the pages' keys: the same on either database
-def test_slips_are_typed_and_saved_by_keyboard_alone(server, browser, arbiter):  # noqa: F811
+def test_slips_are_typed_and_saved_by_keyboard_alone(server, browser, arbiter):
     event = services.create_event(name="Keyboard Slips", arbiter=arbiter)
     for name in ("Ada", "Ben", "Cleo", "Dan"):
         services.add_player(event, name=name)
@@ -70,7 +63,7 @@ def test_slips_are_typed_and_saved_by_keyboard_alone(server, browser, arbiter): 
 
 
 @pytest.mark.long_story  # the pages' keys: the same on either database
-def test_the_clock_hall_runs_by_keyboard_alone(server, browser, arbiter):  # noqa: F811
+def test_the_clock_hall_runs_by_keyboard_alone(server, browser, arbiter):
     round_ = create_clock_event(2, arbiter=arbiter, slug="keyboard-hall")
     board = round_.boards.get(number=2)
     row = f'tr[data-board="{board.pk}"]'

@@ -13,12 +13,7 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from scripts.subset_korean_font import FONTS, SOURCES, catalogue_hangul, ks_x_1001_syllables
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-)
+from tests.browser.live import TIMEOUT_MS
 from tournament import services
 
 
@@ -33,7 +28,7 @@ def test_the_subsets_hold_every_hangul_character_of_the_korean_catalogue():
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_korean_pages_use_the_web_font(server, browser, arbiter):  # noqa: F811
+def test_korean_pages_use_the_web_font(server, browser, arbiter):
     fonts = subprocess.run(["fc-list", ":lang=ko"], capture_output=True, text=True).stdout
     if fonts.strip():
         pytest.skip("this machine has a Korean font; the test needs one without")

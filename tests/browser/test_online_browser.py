@@ -8,17 +8,11 @@ import random
 import pytest
 
 from games.dealt import Table
-from games.models import OnlineGame
-from games.online import play as online
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-)
+from tests.browser.demo_site import online_game
+from tests.browser.live import TIMEOUT_MS
 from tests.dealt.dealt_helpers import greedy_move
 from tournament import services
-from tournament.models import Board, Event
+from tournament.models import Board
 
 # long_story: the pages of a whole game; its server side runs on PostgreSQL + Redis in
 # tests/online, and the deployment story plays a game over wss through nginx on them
@@ -74,7 +68,7 @@ def _tap(page, placement: str, rack: list[str], *, confirm: bool = True) -> None
         page.click("#confirm-btn")
 
 
-def _phone(browser, viewport: dict):  # noqa: F811
+def _phone(browser, viewport: dict):
     context = browser.new_context(viewport=viewport, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -104,24 +98,15 @@ def _turns(table: Table) -> list[list]:
 RED = '#online-board polygon[stroke="#dc2626"]'
 
 
-def test_two_seats_play_a_whole_online_game_on_phones(server, browser, arbiter):  # noqa: F811
+def test_two_seats_play_a_whole_online_game_on_phones(server, browser, arbiter):
     """Ada on a phone held upright (360x740), Ben on one on its side (844x390), a spectator:
     every placement previewed and confirmed (Ben switches confirmation off halfway), the own
     tile shown before the server answers, feedback where the finger is, the log and the
     outlined last turn, the end screen; board and rack in view together, nothing scrolls
     sideways."""
     seed, _n, moves = _plan()
-    event = services.create_event(name="Online Cup", slug="online-cup", arbiter=arbiter,
-                                  pairing_system=Event.PairingSystem.ROUND_ROBIN,
-                                  rounds_planned=1)
-    services.add_player(event, name="Ada First")
-    services.add_player(event, name="Ben Second")
-    round_ = services.publish_round(services.pair_next_round(event))
-    game = online.mark_online(round_, user=arbiter)[0]
-    OnlineGame.objects.filter(pk=game.pk).update(seed=seed.hex(),
-                                                 commitment=Table(seed).commitment)
-    online.start_round(round_, who=arbiter.username, user=arbiter)
-    board = Board.objects.get(round=round_)
+    event, game = online_game(arbiter, "Online Cup", "online-cup", seed=seed)
+    board = game.board
 
     pages = {"A": _phone(browser, PORTRAIT), "B": _phone(browser, LANDSCAPE)}
     for seat, token in (("A", game.token_a), ("B", game.token_b)):
@@ -261,7 +246,7 @@ def test_two_seats_play_a_whole_online_game_on_phones(server, browser, arbiter):
     assert shown == total and int(total) >= len(moves)  # at the last step of the whole record
 
 
-def test_an_invalid_player_link_shows_the_reason(server, browser):  # noqa: F811
+def test_an_invalid_player_link_shows_the_reason(server, browser):
     page = browser.new_page()
     response = page.goto(f"{server.url}/p/this-token-does-not-exist/")
     assert response.status == 403

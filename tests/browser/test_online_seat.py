@@ -15,19 +15,12 @@ import pytest
 
 from games.dealt import Table
 from games.models import OnlineGame
-from games.online import play as online
+from tests.browser.demo_site import online_game
+from tests.browser.live import TIMEOUT_MS, open_hall
 from tests.browser.outage import Outage
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    open_hall,
-    server,
-)
 from tests.browser.test_online_browser import _tap
 from tests.dealt.dealt_helpers import greedy_move
-from tournament import services
-from tournament.models import Board, Event
+from tournament.models import Board
 
 # long_story: the seat's page; its server side runs on PostgreSQL + Redis in tests/online,
 # and the deployment story plays a game over wss through nginx on them
@@ -37,20 +30,7 @@ PHONE = {"width": 390, "height": 844}
 CONNECTED = '#online-connection[data-state="connected"]'
 
 
-def _online_game(arbiter, slug: str, *, start: bool = True):  # noqa: F811
-    event = services.create_event(name=slug.title(), slug=slug, arbiter=arbiter,
-                                  pairing_system=Event.PairingSystem.ROUND_ROBIN,
-                                  rounds_planned=1)
-    services.add_player(event, name="Ada First")
-    services.add_player(event, name="Ben Second")
-    round_ = services.publish_round(services.pair_next_round(event))
-    game = online.mark_online(round_, user=arbiter)[0]
-    if start:
-        online.start_round(round_, who=arbiter.username, user=arbiter)
-    return round_, OnlineGame.objects.get(pk=game.pk)
-
-
-def _seat_page(browser, url: str):  # noqa: F811
+def _seat_page(browser, url: str):
     context = browser.new_context(viewport=PHONE, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -60,8 +40,8 @@ def _seat_page(browser, url: str):  # noqa: F811
 
 
 def test_a_move_made_on_a_dead_link_is_kept_and_played_once_it_is_back(
-        server, browser, arbiter):  # noqa: F811
-    _round, game = _online_game(arbiter, "dead-link")
+        server, browser, arbiter):
+    _cup, game = online_game(arbiter, "Dead Link", "dead-link")
     table = Table(bytes.fromhex(game.seed))
     seat = table.to_act
     token = game.token_a if seat == "A" else game.token_b
@@ -90,11 +70,12 @@ def test_a_move_made_on_a_dead_link_is_kept_and_played_once_it_is_back(
 
 
 def test_the_status_follows_the_clock_and_a_replaced_link_stops(
-        server, browser, arbiter):  # noqa: F811
+        server, browser, arbiter):
     """The arbiter works in their own browser, as at the venue: the online round page starts
     the clocks and gives the new link, the hall pauses and resumes (the server process says it
     to the seat's socket)."""
-    round_, game = _online_game(arbiter, "status-line", start=False)
+    _cup, game = online_game(arbiter, "Status Line", "status-line", start=False)
+    round_ = game.board.round
     table = Table(bytes.fromhex(game.seed))
     seat = table.to_act
     token = game.token_a if seat == "A" else game.token_b
@@ -133,7 +114,7 @@ def test_the_status_follows_the_clock_and_a_replaced_link_stops(
     hall_context.close()
 
 
-def test_a_no_show_is_claimed_from_a_phone(server, browser, arbiter):  # noqa: F811
+def test_a_no_show_is_claimed_from_a_phone(server, browser, arbiter):
     """At 360x740: the opponent never opens the game; the page says until when to wait, then
     offers the claim; the win is recorded as a forfeit with the reason and the end screen says
     so. (The round's start is moved five minutes back in the database: the waiting time as if
@@ -141,7 +122,8 @@ def test_a_no_show_is_claimed_from_a_phone(server, browser, arbiter):  # noqa: F
     from clocks.models import Clock
     from tournament.models import Result
 
-    round_, game = _online_game(arbiter, "no-show")
+    _cup, game = online_game(arbiter, "No Show", "no-show")
+    round_ = game.board.round
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -188,13 +170,14 @@ def test_a_no_show_is_claimed_from_a_phone(server, browser, arbiter):  # noqa: F
     hall_context.close()
 
 
-def test_the_arbiter_records_a_no_show_from_the_hall(server, browser, arbiter):  # noqa: F811
+def test_the_arbiter_records_a_no_show_from_the_hall(server, browser, arbiter):
     """Neither player opened the game; past the waiting time the hall of clocks offers Record
     the no-show beside the game's clock: a double forfeit, and the hall again."""
     from clocks.models import Clock
     from tournament.models import Result
 
-    round_, game = _online_game(arbiter, "hall-no-show")
+    _cup, game = online_game(arbiter, "Hall No Show", "hall-no-show")
+    round_ = game.board.round
     clock = Clock.objects.get(board=game.board)
     clock.state = {**clock.state, "started_at_ms": clock.state["started_at_ms"] - 5 * 60_000}
     clock.save(update_fields=["state"])

@@ -30,14 +30,9 @@ from bench.servers import AsgiServer
 from clocks.models import Clock, ClockLogEntry
 from games.botclient import open_socket
 from games.models import OnlineGame
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    session_cookie,
-    wait_for_other_sessions_to_end,
-)
+from tests.browser.live import TIMEOUT_MS, session_cookie
 from tests.browser.test_runs_itself_browser import NOTIFICATIONS
+from tests.clocks.servers import wait_for_other_sessions_to_end
 from tournament import services
 from tournament.models import Event, PlayerLogin, Result, Round
 
@@ -135,7 +130,7 @@ def _run(coroutine, failed: list) -> None:
         failed.append(exc)
 
 
-def phone(browser, venue: Venue, user):  # noqa: F811
+def phone(browser, venue: Venue, user):
     context = browser.new_context(viewport=PHONE, has_touch=True)
     context.add_init_script(NOTIFICATIONS)
     context.add_cookies([session_cookie(user, venue)])
@@ -182,7 +177,7 @@ def wait_until(check, timeout: float = 30, step: float = 0.1):
 
 
 def test_three_players_pages_follow_a_self_running_swiss_follows_the_event(
-        venue, browser, arbiter):  # noqa: F811
+        venue, browser, arbiter):
     event = services.create_event(name="Follow Open", slug="follow-open", arbiter=arbiter,
                                   pairing_system=Event.PairingSystem.SWISS, rounds_planned=3)
     users = {}

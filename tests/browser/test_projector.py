@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games import simulation
-from tests.browser.test_clock_browser import TIMEOUT_MS, arbiter, browser, server  # noqa: F401
+from tests.browser.live import TIMEOUT_MS
 from tournament import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,7 +18,7 @@ def shown(page) -> str:
     return page.locator("#pages .page:not([hidden]) h1").inner_text()
 
 
-def test_the_projector_can_be_paused_and_resumed(server, browser, arbiter):  # noqa: F811
+def test_the_projector_can_be_paused_and_resumed(server, browser, arbiter):
     event = simulation.create_event("Projector Open", 12, random.Random(4), rounds=7,
                                     arbiter=arbiter)
     simulation.run(event, random.Random(4), rounds=1, user=arbiter)

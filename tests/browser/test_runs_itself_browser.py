@@ -16,12 +16,8 @@ from django.urls import reverse
 
 from autopilot import services as autopilot
 from bench.servers import AsgiServer
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    wait_for_other_sessions_to_end,
-)
+from tests.browser.live import TIMEOUT_MS
+from tests.clocks.servers import wait_for_other_sessions_to_end
 from tournament import services
 from tournament.models import Event
 
@@ -54,7 +50,7 @@ def server():
         wait_for_other_sessions_to_end()
 
 
-def test_runs_itself_my_games_counts_down_and_becomes_the_seat(server, browser, arbiter):  # noqa: F811
+def test_runs_itself_my_games_counts_down_and_becomes_the_seat(server, browser, arbiter):
     event = services.create_event(name="Phone Open", slug="phone-open", arbiter=arbiter,
                                   pairing_system=Event.PairingSystem.SWISS, rounds_planned=1)
     services.add_player(event, name="Ben Second", rating=1500)

@@ -5,12 +5,7 @@ viewer."""
 import pytest
 
 from clocks import services as clock_services
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-)
+from tests.browser.live import TIMEOUT_MS
 from tournament import services
 from tournament.models import Board, Event
 
@@ -28,7 +23,7 @@ def place(page, first, second):
 
 
 def test_a_short_game_entered_at_the_board_reaches_the_standings_and_the_viewer(
-    server, browser, arbiter  # noqa: F811
+    server, browser, arbiter
 ):
     event = services.create_event(name="Live Cup", slug="live-cup", arbiter=arbiter,
                                   pairing_system=Event.PairingSystem.ROUND_ROBIN,

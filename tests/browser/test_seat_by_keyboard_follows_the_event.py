@@ -27,13 +27,8 @@ from games.dealt.bot import choose_move
 from games.engine.board import Board as Geometry
 from games.models import OnlineGame
 from tests.browser.demo_site import online_game
+from tests.browser.live import TIMEOUT_MS
 from tests.browser.page_checks import axe_problems
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-)
 from tests.dealt.dealt_helpers import greedy_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -174,7 +169,7 @@ def scores_read(page, table: Table) -> None:
 
 @pytest.mark.long_story  # the seat's keys and tree: the same on either database
 def test_a_whole_game_by_keyboard_and_accessibility_tree_follows_the_event(
-        server, browser, arbiter):  # noqa: F811
+        server, browser, arbiter):
     seed, n = _plan()
     _cup, game = online_game(arbiter, "Keys Cup", "keys-cup", seed=seed)
     failed: list[BaseException] = []

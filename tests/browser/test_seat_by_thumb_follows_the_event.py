@@ -18,13 +18,8 @@ import pytest
 from games.dealt import Table
 from games.models import OnlineGame
 from games.online import play as online
+from tests.browser.live import TIMEOUT_MS
 from tests.browser.outage import DROPS, Outage
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-)
 from tests.browser.test_online_browser import LANDSCAPE, PORTRAIT, _in_view
 from tests.dealt.dealt_helpers import greedy_move
 from tournament import services
@@ -53,7 +48,7 @@ def _swap_plan() -> tuple[bytes, list[dict]]:
 
 
 @pytest.fixture
-def games(arbiter):  # noqa: F811
+def games(arbiter):
     """A round of two online games: one at its start, one at a player's swap choice."""
     event = services.create_event(name="Thumb Cup", slug="thumb-cup", arbiter=arbiter,
                                   pairing_system=Event.PairingSystem.ROUND_ROBIN,
@@ -110,7 +105,7 @@ def _log_seen(page) -> None:
 @pytest.mark.parametrize("viewport,language", [(PORTRAIT, "en"), (LANDSCAPE, "en"),
                                                (LANDSCAPE, "ru")],
                          ids=["upright", "on-its-side", "on-its-side-ru"])
-def test_a_game_by_thumb_follows_the_event(server, browser, games, viewport,  # noqa: F811
+def test_a_game_by_thumb_follows_the_event(server, browser, games, viewport,
                                            language):
     first, second = games
     english = language == "en"

@@ -10,13 +10,7 @@ import random
 
 import pytest
 
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    arbiter,
-    browser,
-    server,
-    session_cookie,
-)
+from tests.browser.live import TIMEOUT_MS, session_cookie
 from tournament import services
 from tournament.standings.model import compare_levels
 
@@ -50,7 +44,7 @@ def vp_text(sign: int) -> tuple[str, str]:
 
 
 @pytest.mark.long_story  # the slip's script: the same on either database
-def test_the_slip_shows_the_vp_of_the_one_result_rule(server, browser, arbiter):  # noqa: F811
+def test_the_slip_shows_the_vp_of_the_one_result_rule(server, browser, arbiter):
     event = services.create_event(name="Slip Rule", arbiter=arbiter)
     for name in ("Ada", "Ben"):
         services.add_player(event, name=name)

@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.accounts import make_organiser
+from tests.browser.live import browser, server  # noqa: F401  (fixtures)
 from tests.scenarios import checks
 from tests.scenarios.story import EventStory
 

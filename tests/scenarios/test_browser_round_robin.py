@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.accounts import make_organiser
-from tests.browser.test_clock_browser import TIMEOUT_MS, browser, server  # noqa: F401
+from tests.browser.live import TIMEOUT_MS
 from tests.scenarios import checks
 from tests.scenarios.story import EventStory
 from tournament.models import Event, Round
@@ -37,7 +37,7 @@ def types_slip(page, first, second):
 
 
 def test_a_four_player_round_robin_plays_its_first_round_in_chromium(
-    server, browser, organiser  # noqa: F811
+    server, browser, organiser
 ):
     page = browser.new_page(viewport={"width": 1100, "height": 1400})
     page.set_default_timeout(TIMEOUT_MS)

@@ -18,12 +18,8 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from tests.browser.live import TIMEOUT_MS
 from tests.browser.test_checkin_kiosk_browser import unlocked_kiosk
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    browser,
-    server,
-)
 from tests.scenarios.story import random_scores
 from tests.scenarios.test_swiss_with_trouble import not_paired_in
 from tournament.models import Absence, CheckIn, HistoryEntry, Result
@@ -39,7 +35,7 @@ TICKED_BY_THE_ARBITER = "Hamish Reid"
 PHONE = {"width": 390, "height": 844}
 
 
-def kiosk_check_in(browser, server, arbiter_user, slug: str, typed: str, name: str) -> None:  # noqa: F811
+def kiosk_check_in(browser, server, arbiter_user, slug: str, typed: str, name: str) -> None:
     """The door's tablet: the arbiter unlocks it and logs out; the player types, picks, confirms."""
     page = unlocked_kiosk(browser, server, arbiter_user, slug, {"width": 800, "height": 1100})
     page.get_by_label("Your name, or scan your player card").fill(typed)
@@ -52,8 +48,8 @@ def kiosk_check_in(browser, server, arbiter_user, slug: str, typed: str, name: s
 
 
 @pytest.mark.long_story  # on PostgreSQL the check-in and confirmation tests take these paths
-def test_checkin_at_the_door_and_results_the_players_confirm(story, arbiter_user, server,  # noqa: F811
-                                                             browser, tmp_path):  # noqa: F811
+def test_checkin_at_the_door_and_results_the_players_confirm(story, arbiter_user, server,
+                                                             browser, tmp_path):
     rng = random.Random(24)
     arbiter = story.arbiter
     event = arbiter.creates_event("Door Open", format="Swiss", checkin="once",
@@ -102,7 +98,7 @@ def test_checkin_at_the_door_and_results_the_players_confirm(story, arbiter_user
     confirm_round_one(story, browser, server, cards, rows, rng)
 
 
-def phone_confirms(browser, server, card: str, first: list[int], second: list[int]) -> str:  # noqa: F811
+def phone_confirms(browser, server, card: str, first: list[int], second: list[int]) -> str:
     """A player's own phone (390 px, Chromium): the card's page, the twelve scores typed, the
     VP derived as typed, the button; answers what the page then says."""
     context = browser.new_context(viewport=PHONE, is_mobile=True)
@@ -120,7 +116,7 @@ def phone_confirms(browser, server, card: str, first: list[int], second: list[in
     return derived + "\n" + said
 
 
-def confirm_round_one(story, browser, server, cards, rows, rng) -> None:  # noqa: F811
+def confirm_round_one(story, browser, server, cards, rows, rng) -> None:
     """Every board's two players confirm on their phones; on one board they disagree, and the
     arbiter decides for the second player's account."""
     arbiter = story.arbiter

@@ -17,11 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from clocks import services
-from tests.browser.test_clock_browser import (  # noqa: F401  (fixtures)
-    TIMEOUT_MS,
-    browser,
-    open_hall,
-)
+from tests.browser.live import TIMEOUT_MS, open_hall
 from tests.browser.test_clock_outage import (
     CONNECTED,
     DRAINED,
@@ -42,7 +38,7 @@ NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
 @pytest.mark.long_story  # on PostgreSQL tests/browser/test_clock_outage.py takes these paths
 def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, venue,  # noqa: F811
-                                                           browser):  # noqa: F811
+                                                           browser):
     server, wifi = venue.server, venue.outage
     arbiter = story.arbiter
     event = arbiter.creates_event("Wi-Fi Open")

@@ -63,9 +63,10 @@ def session_cookie(user, server) -> dict:
             "url": server.url}
 
 
-def open_hall(browser, server, arbiter, round_):
-    """The round's hall of clocks in the arbiter's own browser context, connected."""
-    context = browser.new_context()
+def open_hall(browser, server, arbiter, round_, **options):
+    """The round's hall of clocks in the arbiter's own browser context (``options``: the
+    context's, its viewport say), connected."""
+    context = browser.new_context(**options)
     context.add_cookies([session_cookie(arbiter, server)])
     hall = context.new_page()
     hall.set_default_timeout(TIMEOUT_MS)

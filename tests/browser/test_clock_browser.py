@@ -42,7 +42,8 @@ def test_press_on_the_board_page_shows_everywhere(server, browser, arbiter):
     assert "Player 0001" in players.inner_text(".side-A .name")
     players.wait_for_selector(".side-A.running")
 
-    _context, hall = open_hall(browser, server, arbiter, round_)
+    _context, hall = open_hall(browser, server, arbiter, round_,
+                               viewport={"width": 820, "height": 1180})
     row = f'tr[data-board="{board.pk}"]'
     hall.wait_for_selector(f'{row} [data-time="A"].running')
 
@@ -63,6 +64,19 @@ def test_press_on_the_board_page_shows_everywhere(server, browser, arbiter):
     hall.wait_for_selector(f'{row} [data-time="A"].running')
     assert [(p.number, p.side.value) for p in services.presses(board)] == [(1, "A"), (2, "B")]
 
+    # the arbiter scrolls the hall's table sideways to its controls, wider than a tablet held
+    # upright: the table stays where it is under the pointer (a hint that left its line made it
+    # jump up, and a Pause clicked just then landed on the button below)
+    wrap = hall.locator(".table-wrap")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth + 2"), "the hall's table fits 820 px"
+    before = wrap.bounding_box()
+    hall.mouse.move(before["x"] + before["width"] / 2, before["y"] + before["height"] / 2)
+    hall.mouse.wheel(before["width"], 0)
+    hall.wait_for_function("w => w.scrollLeft + w.clientWidth >= w.scrollWidth - 2",
+                           arg=wrap.element_handle())
+    hall.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert not hall.is_visible(".scroll-hint")
+    assert wrap.bounding_box()["y"] == before["y"]
     act_until(hall, lambda: hall.click(f'{row} [data-command="pause"]'),
               f'{row} [data-time="A"]:not(.running)')
     players.wait_for_selector('#clock[data-status="paused"]')

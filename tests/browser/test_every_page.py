@@ -99,15 +99,23 @@ def site(arbiter):
 
 def phone_columns(page, wanted) -> list[str]:
     """The columns ``wanted`` in view; the scroll hint shown exactly when the table scrolls,
-    and gone once it is scrolled to its end."""
+    and gone once it is scrolled to its end, the table staying where it was (under the
+    finger that scrolled it)."""
     problems = page.evaluate(HEADERS_IN_VIEW_JS, list(wanted))
     wrap = page.locator(".table-wrap").first
     overflowing = wrap.evaluate("w => w.scrollWidth > w.clientWidth + 2")
-    if overflowing != page.locator(".scroll-hint").first.is_visible():
+    hint = page.locator(".scroll-hint").first
+    if overflowing != hint.is_visible():
         problems.append(f"table scrolls {overflowing}, hint shown {not overflowing}")
     if overflowing:
+        top = wrap.bounding_box()["y"]
         wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
-        page.wait_for_function("() => document.querySelector('.scroll-hint').hidden")
+        page.wait_for_selector(".scroll-hint.at-end", state="attached")
+        if hint.is_visible():
+            problems.append("the hint still shows with the table scrolled to its end")
+        if wrap.bounding_box()["y"] != top:
+            problems.append(f"the table moved from {top} to {wrap.bounding_box()['y']} px "
+                            "when scrolled to its end")
     return problems
 
 

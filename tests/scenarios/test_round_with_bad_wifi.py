@@ -49,8 +49,13 @@ def test_a_round_with_one_board_on_bad_wifi_loses_no_press(story, arbiter_user, 
 
     hall_context, hall = open_hall(browser, server, arbiter_user, round_)
     hall.once("dialog", lambda dialog: dialog.accept())  # "Start every clock …?"
+    table = hall.locator(".hall-table").bounding_box()
     hall.click('[data-round-command="start_round"]')
     hall.wait_for_selector("text=3 clocks started")
+    # the note shows in the window and moves no row from under the arbiter's pointer
+    note = hall.locator("#clock-message").bounding_box()
+    assert note["y"] >= 0 and note["y"] + note["height"] <= hall.viewport_size["height"]
+    assert hall.locator(".hall-table").bounding_box() == table
 
     flaky = Board.objects.get(round=round_, number=1)
     tablet_context, tablet = open_board(browser, wifi, flaky, clock=True)
